@@ -1,0 +1,41 @@
+# Developer and CI entry points. Each recipe runs in one bash shell (.ONESHELL), so the
+# environment set by `source .ci/bootstrap` (VENV, PATH) holds for the whole recipe.
+# Works from any fresh clone: the virtualenv and Neo4j live under ~/.cache/engrava-graph.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.ONESHELL:
+.DEFAULT_GOAL := test
+
+ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+BOOTSTRAP := cd "$(ROOT)" && source .ci/bootstrap
+PYTEST_ARGS ?=
+# When set, the test target writes pytest's exit status into this file (used by .ci/run).
+PYTEST_STATUS_FILE ?=
+
+.PHONY: test demo neo4j-start neo4j-stop
+
+test:
+	$(BOOTSTRAP)
+	engrava-graph neo4j start
+	connection="$$(engrava-graph neo4j env)"
+	eval "$$connection"
+	status=0
+	python -m pytest -q $(PYTEST_ARGS) || status=$$?
+	if [[ -n "$(PYTEST_STATUS_FILE)" ]]; then echo "$$status" > "$(PYTEST_STATUS_FILE)"; fi
+	exit "$$status"
+
+demo:
+	$(BOOTSTRAP)
+	engrava-graph neo4j start
+	connection="$$(engrava-graph neo4j env)"
+	eval "$$connection"
+	engrava-graph demo
+
+neo4j-start:
+	$(BOOTSTRAP)
+	engrava-graph neo4j start
+
+neo4j-stop:
+	$(BOOTSTRAP)
+	engrava-graph neo4j stop

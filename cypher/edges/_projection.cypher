@@ -1,0 +1,2 @@
+// Fragment: the map a relationship `r` is returned as.
+r {.*, edge_type: type(r)}

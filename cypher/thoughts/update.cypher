@@ -1,0 +1,32 @@
+// Write a new version of a thought: merge properties (null removes), relabel the type, replace
+// the embedding when given, and re-link MENTIONS/TAGGED. Optimistic concurrency: only when the
+// stored revision is still $expected_revision (no row back = someone else wrote first).
+// params: $namespace, $thought_id, $expected_revision (INTEGER), $props (MAP; null values
+//         remove), $old_label, $new_label,
+//         $embedding (LIST<FLOAT> or null), $entities (LIST<STRING>), $tags (LIST<STRING>)
+// returns: thought (MAP)
+MATCH (t:Thought {namespace: $namespace, thought_id: $thought_id})
+WHERE t.revision = $expected_revision
+SET t += $props, t.entities = $entities, t.revision = t.revision + 1
+REMOVE t:$($old_label)
+SET t:$($new_label)
+WITH t
+CALL (t) {
+  WITH t WHERE $embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(t, 'embedding', $embedding)
+}
+CALL (t) {
+  OPTIONAL MATCH (t)-[m:MENTIONS|TAGGED]->()
+  DELETE m
+}
+CALL (t) {
+  UNWIND $entities AS name
+  MERGE (e:Entity {namespace: $namespace, name: name})
+  MERGE (t)-[:MENTIONS]->(e)
+}
+CALL (t) {
+  UNWIND $tags AS name
+  MERGE (g:Tag {namespace: $namespace, name: name})
+  MERGE (t)-[:TAGGED]->(g)
+}
+RETURN {{> thoughts/_projection}} AS thought

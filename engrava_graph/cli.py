@@ -1,0 +1,107 @@
+"""The `engrava-graph` console script.
+
+Each area is a Typer sub-app or command registered on ``app``; ``neo4j`` manages the local server.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from engrava_graph.graph.server import LocalNeo4jServer
+from engrava_graph.graph.server_errors import Neo4jUnavailableError
+
+EXIT_NOT_RUNNING = 3
+
+app = typer.Typer(
+    help="engrava-graph: a thought-graph memory service on Neo4j.", no_args_is_help=True
+)
+neo4j_app = typer.Typer(
+    help="Run Neo4j Community locally, assembled from Maven Central (no Docker needed).",
+    no_args_is_help=True,
+)
+app.add_typer(neo4j_app, name="neo4j")
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(error: Exception) -> NoReturn:
+    """Print ``error`` to stderr and exit with code 1."""
+    err_console.print(f"[bold red]error:[/] {error}", highlight=False)
+    raise typer.Exit(1) from error
+
+
+def _server() -> LocalNeo4jServer:
+    """The default local instance, configured from the environment."""
+    try:
+        return LocalNeo4jServer()
+    except Neo4jUnavailableError as error:
+        _fail(error)
+
+
+@neo4j_app.command("start")
+def neo4j_start(
+    timeout: float = typer.Option(180.0, help="Seconds to wait for the server to answer."),
+) -> None:
+    """Start the local server (or reuse it) and print how to connect."""
+    server = _server()
+    began = time.monotonic()
+    with err_console.status("Starting Neo4j (the first run downloads it with Maven)..."):
+        try:
+            info = server.start(timeout=timeout)
+        except Neo4jUnavailableError as error:
+            _fail(error)
+    status = server.status()
+    console.print(f"[green]Neo4j {status.version} is running[/] (pid {status.pid})")
+    console.print(f"  bolt URI : {info.uri}")
+    console.print(f"  user     : {info.user}")
+    console.print(f"  password : in {server.password_file}")
+    console.print(f"  browser  : {status.browser_url}")
+    console.print(f"  home     : {status.home}")
+    console.print(f"  ready in : {time.monotonic() - began:.1f} s")
+
+
+@neo4j_app.command("stop")
+def neo4j_stop(
+    timeout: float = typer.Option(120.0, help="Seconds to wait after SIGTERM before SIGKILL."),
+) -> None:
+    """Stop the local server."""
+    try:
+        stopped = _server().stop(timeout=timeout)
+    except Neo4jUnavailableError as error:
+        _fail(error)
+    console.print("Neo4j stopped." if stopped else "Neo4j was not running.")
+
+
+@neo4j_app.command("status")
+def neo4j_status() -> None:
+    """Show the local server's state; exit code 0 when running, 3 when not."""
+    status = _server().status()
+    if not status.running:
+        console.print(f"Neo4j {status.version} is [yellow]not running[/] (home {status.home})")
+        raise typer.Exit(EXIT_NOT_RUNNING)
+    console.print(f"Neo4j {status.version} is [green]running[/] (pid {status.pid})")
+    console.print(f"  bolt URI : {status.uri}")
+    console.print(f"  browser  : {status.browser_url}")
+    console.print(f"  home     : {status.home}")
+
+
+@neo4j_app.command("env")
+def neo4j_env() -> None:
+    """Print `export NEO4J_...` lines for the running server: eval "$(engrava-graph neo4j env)"."""
+    server = _server()
+    if not server.status().running:
+        err_console.print("Neo4j is not running: run `engrava-graph neo4j start` first.")
+        raise typer.Exit(EXIT_NOT_RUNNING)
+    info = server.connection_info()
+    for name, value in (
+        ("NEO4J_URI", info.uri),
+        ("NEO4J_USER", info.user),
+        ("NEO4J_PASSWORD", info.password),
+    ):
+        typer.echo(f"export {name}={shlex.quote(value)}")

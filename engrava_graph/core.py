@@ -1,0 +1,813 @@
+"""Neo4jEngravaCore: the thought-graph store of spec 003, native on Neo4j.
+
+The async API and its names follow the peer package ``engrava`` (``SqliteEngravaCore``): thoughts,
+edges, lifecycle, search (``search_fts``, ``search_similar``, ``search_hybrid``, ``recall``),
+access telemetry, ``max_cycle``. A store is opened for one namespace; nothing it does crosses it.
+Every statement comes from ``cypher/``; writes run in managed transactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+from neo4j.exceptions import ConstraintError
+from pydantic import ValidationError
+
+from engrava_graph.access import AccessBuffer
+from engrava_graph.embeddings.base import EmbeddingProvider, checked_vectors
+from engrava_graph.graph import schema
+from engrava_graph.graph.executor import GraphExecutor, run_in
+from engrava_graph.graph.mapping import (
+    edge_from_properties,
+    record_properties,
+    removed_meta_keys,
+    thought_from_properties,
+)
+from engrava_graph.graph.registry import cypher
+from engrava_graph.graph.search_arms import SearchArms
+from engrava_graph.model.cycles import CycleProvider, resolve_cycle
+from engrava_graph.model.enums import (
+    EdgeDirection,
+    EdgeType,
+    KnowledgeSource,
+    LifecycleStatus,
+    NodeLabel,
+    ThoughtType,
+)
+from engrava_graph.model.errors import (
+    DuplicateEdgeError,
+    DuplicateThoughtError,
+    EdgeNotFoundError,
+    InvalidTransitionError,
+    ReferentialIntegrityError,
+    StaleDataError,
+    ThoughtNotFoundError,
+    ValidationFailedError,
+)
+from engrava_graph.model.metadata import MetadataFilter
+from engrava_graph.model.namespace import (
+    DEFAULT_NAMESPACE,
+    fulltext_namespace_token,
+    validate_namespace,
+)
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
+from engrava_graph.model.search import HybridSearchResult
+from engrava_graph.model.temporal import ValidTimeFilter
+from engrava_graph.retrieval.entities import extract_entities
+from engrava_graph.retrieval.fusion import (
+    SearchConfig,
+    fuse,
+    min_max,
+    priority_scores,
+    redistribute,
+    resolve_recency,
+)
+
+Q = {name: cypher(name) for name in (
+    "thoughts/create", "thoughts/existing_ids", "thoughts/dedup_confirm", "thoughts/get",
+    "thoughts/get_many", "thoughts/get_revision", "thoughts/update", "thoughts/delete",
+    "thoughts/list", "thoughts/count", "thoughts/get_embedding", "thoughts/record_access",
+    "thoughts/max_cycle", "edges/preflight", "edges/create", "edges/get", "edges/for_thought",
+    "edges/list", "edges/update", "edges/delete", "namespaces/ensure", "namespaces/exists",
+    "namespaces/delete_node", "search/fusion_signals", "search/recent",
+)}
+_DELETE_BATCH = {label: cypher("namespaces/delete_batch", label=label) for label in NodeLabel}
+
+_UPDATE_RETRIES = 3
+_suppress_access: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "engrava_graph_suppress_access", default=False
+)
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _embed_input(thought: ThoughtRecord) -> str:
+    """What is embedded: ``content`` when it starts with ``essence``, else both (as the peer does)."""
+    if thought.content.strip().startswith(thought.essence.strip()):
+        return thought.content
+    return f"{thought.essence}\n{thought.content}"
+
+
+def _validated(model: type, data: dict[str, Any]) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+
+
+def _evolved(record: Any, changes: dict[str, Any]) -> Any:
+    """``record.evolve(**changes)`` with validation failures as :class:`ValidationFailedError`
+    (an :class:`InvalidTransitionError` passes through unchanged)."""
+    try:
+        return record.evolve(**changes)
+    except InvalidTransitionError:
+        raise
+    except ValidationError as exc:
+        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+    except ValueError as exc:
+        raise ValidationFailedError(str(exc)) from exc
+
+
+class Neo4jEngravaCore:
+    """The 003 thought-graph store on Neo4j, scoped to one namespace.
+
+    Args:
+        executor: the connection (owned: ``close()`` closes it).
+        namespace: 1-64 of ``[A-Za-z0-9_-]``; default ``"default"``.
+        embedding_provider: turns text into vectors; None = keyword search only (spec 003).
+        auto_embed: embed thoughts on create/update when a provider is set.
+        cycle_provider: default cognitive cycle for search/consolidate when none is passed.
+        access_tracking_enabled: record implicit accesses into the bounded buffer.
+        search_config: hybrid-search defaults.
+        vector_dimensions: index dimensions when there is no provider (default 384).
+        clock: returns "now" (aware UTC) for write stamps, expiry and access times; ranking never
+            reads it (callers pass ``recency_now`` / ``now``).
+        entity_extractor: text -> entity names for ``MENTIONS`` links (default: rule-based).
+
+    Raises:
+        InvalidNamespaceError: a bad namespace.
+
+    Examples:
+        >>> async with Neo4jEngravaCore.from_uri("bolt://127.0.0.1:7687",  # doctest: +SKIP
+        ...                                      auth=("neo4j", "pw")) as store:
+        ...     await store.ensure_schema()
+    """
+
+    def __init__(self, executor: GraphExecutor, *, namespace: str = DEFAULT_NAMESPACE,
+                 embedding_provider: EmbeddingProvider | None = None, auto_embed: bool = True,
+                 cycle_provider: CycleProvider | None = None,
+                 access_tracking_enabled: bool = False,
+                 search_config: SearchConfig | None = None, vector_dimensions: int = 384,
+                 clock: Callable[[], datetime] = _utcnow,
+                 entity_extractor: Callable[[str], list[str]] = extract_entities) -> None:
+        self.executor = executor
+        self.namespace = validate_namespace(namespace)
+        self.embedding_provider = embedding_provider
+        self.auto_embed = auto_embed
+        self.cycle_provider = cycle_provider
+        self.access_tracking_enabled = access_tracking_enabled
+        self.search_config = search_config or SearchConfig()
+        self.vector_dimensions = (embedding_provider.dimensions if embedding_provider
+                                  else vector_dimensions)
+        self._clock = clock
+        self._extract_entities = entity_extractor
+        self._ns_token = fulltext_namespace_token(self.namespace)
+        self._access = AccessBuffer()
+        self._arms = SearchArms(executor, self.namespace, self.search_config)
+
+    # ----------------------------------------------------------------- lifecycle of the store
+    @classmethod
+    def from_uri(cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None,
+                 **options: Any) -> Neo4jEngravaCore:
+        """Open a store on a Neo4j URI (``bolt://`` or ``neo4j://`` for clusters).
+
+        Args:
+            uri: the server URI.
+            auth: ``(user, password)``.
+            database: database name; None = the server's default.
+            **options: the keyword arguments of :class:`Neo4jEngravaCore`.
+        """
+        return cls(GraphExecutor.connect(uri, auth, database), **options)
+
+    def for_namespace(self, namespace: str) -> Neo4jEngravaCore:
+        """A store on the same connection for another namespace (same provider and options)."""
+        return Neo4jEngravaCore(
+            self.executor, namespace=namespace, embedding_provider=self.embedding_provider,
+            auto_embed=self.auto_embed, cycle_provider=self.cycle_provider,
+            access_tracking_enabled=self.access_tracking_enabled,
+            search_config=self.search_config, vector_dimensions=self.vector_dimensions,
+            clock=self._clock, entity_extractor=self._extract_entities,
+        )
+
+    async def __aenter__(self) -> Neo4jEngravaCore:
+        await self.executor.verify()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def ensure_schema(self) -> int:
+        """Create constraints and indexes idempotently and register this namespace.
+
+        Returns:
+            The schema version.
+
+        Raises:
+            EmbeddingDimensionMismatchError: the vector index has other dimensions.
+        """
+        version = await schema.ensure_schema(self.executor, dimensions=self.vector_dimensions)
+        await self.ensure_namespace()
+        return version
+
+    async def ensure_namespace(self) -> None:
+        """Register this store's namespace (idempotent)."""
+        await self.executor.write(Q["namespaces/ensure"], namespace=self.namespace,
+                                  now=self._clock())
+
+    async def namespace_exists(self) -> bool:
+        """Whether this store's namespace is registered."""
+        rows = await self.executor.read(Q["namespaces/exists"], namespace=self.namespace)
+        return bool(rows[0]["exists"])
+
+    async def delete_namespace(self, *, batch_size: int = 1000) -> None:
+        """Delete every node and relationship of this namespace, in batches of ``batch_size``
+        rows each committed on its own (``CALL { … } IN TRANSACTIONS``); other namespaces are
+        untouched. Re-running after an interruption finishes the job."""
+        for label in NodeLabel:
+            await self.executor.run_auto_commit(_DELETE_BATCH[label], namespace=self.namespace,
+                                                batch_size=batch_size)
+        await self.executor.write(Q["namespaces/delete_node"], namespace=self.namespace)
+
+    async def close(self) -> None:
+        """Flush the access buffer (best effort) and close the connection."""
+        try:
+            await self.flush_access_buffer()
+        except Exception:  # noqa: BLE001 - spec 003: a flush failure does not prevent closing
+            pass
+        await self.executor.close()
+
+    # ----------------------------------------------------------------------------- thoughts
+    def _vectors_for(self, thoughts: Sequence[ThoughtRecord],
+                     given: Sequence[Sequence[float] | None] | None) -> list[list[float] | None]:
+        if given is not None:
+            if len(given) != len(thoughts):
+                raise ValidationFailedError(
+                    f"{len(given)} embeddings for {len(thoughts)} thoughts")
+            return [None if v is None else self._check_dims(v) for v in given]
+        if self.embedding_provider is None or not self.auto_embed:
+            return [None] * len(thoughts)
+        vectors = checked_vectors(self.embedding_provider, [_embed_input(t) for t in thoughts])
+        return [row.tolist() for row in vectors]
+
+    def _check_dims(self, vector: Sequence[float]) -> list[float]:
+        values = [float(x) for x in vector]
+        if len(values) != self.vector_dimensions or not np.isfinite(values).all():
+            raise ValidationFailedError(
+                f"an embedding must be {self.vector_dimensions} finite floats, got "
+                f"{len(values)} values")
+        return values
+
+    def _row(self, thought: ThoughtRecord, vector: list[float] | None) -> dict[str, Any]:
+        props = {k: v for k, v in record_properties(thought).items() if v is not None}
+        props["content_hash"] = content_hash(thought.content)
+        props["revision"] = 0
+        text = thought.essence if thought.content == thought.essence else (
+            f"{thought.essence}\n{thought.content}")
+        return {"label": thought.thought_type.label, "props": props, "embedding": vector,
+                "entities": self._extract_entities(text), "tags": thought.tags}
+
+    def _stamp(self, thought: ThoughtRecord, now: datetime,
+               expires_after_seconds: float | None) -> ThoughtRecord:
+        if not isinstance(thought, ThoughtRecord):
+            raise ValidationFailedError(f"expected a ThoughtRecord, got {type(thought).__name__}")
+        update: dict[str, Any] = {"created_at": thought.created_at or now,
+                                  "updated_at": thought.updated_at or now}
+        if expires_after_seconds is not None:
+            if expires_after_seconds <= 0:
+                raise ValidationFailedError("expires_after_seconds must be > 0")
+            update["expires_at"] = now + timedelta(seconds=expires_after_seconds)
+        return thought.model_copy(update=update)
+
+    async def create_thought(self, thought: ThoughtRecord, *, deduplicate: bool = False,
+                             expires_after_seconds: float | None = None,
+                             embedding: Sequence[float] | None = None) -> ThoughtRecord:
+        """Persist a new thought (and its embedding, entities and tags) in one transaction.
+
+        Args:
+            thought: the record; ``created_at``/``updated_at`` are stamped when unset.
+            deduplicate: when a thought with the same ``content_hash`` exists in the namespace,
+                add one to its ``confirmation_count`` and return it instead (atomic under
+                concurrent callers).
+            expires_after_seconds: TTL in seconds from now (sets ``expires_at``).
+            embedding: a vector to store instead of auto-embedding.
+
+        Returns:
+            The stored record (or the confirmed existing one when deduplicating).
+
+        Raises:
+            DuplicateThoughtError: the id exists in the namespace.
+            ValidationFailedError: a bad argument or embedding.
+            EmbeddingError: the provider failed.
+        """
+        stamped = self._stamp(thought, self._clock(), expires_after_seconds)
+        vector = self._vectors_for([stamped], None if embedding is None else [embedding])[0]
+        row = self._row(stamped, vector)
+
+        async def work(tx: Any) -> ThoughtRecord:
+            if deduplicate:
+                hit = await run_in(tx, Q["thoughts/dedup_confirm"], namespace=self.namespace,
+                                   content_hash=row["props"]["content_hash"], now=self._clock())
+                if hit:
+                    return thought_from_properties(hit[0]["thought"])
+            await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
+                         ns_token=self._ns_token, rows=[row])
+            return stamped
+
+        if deduplicate:
+            await self.ensure_namespace()
+        try:
+            return await self.executor.transaction(work)
+        except ConstraintError as exc:
+            raise DuplicateThoughtError(stamped.thought_id) from exc
+
+    async def bulk_store(self, thoughts: Sequence[ThoughtRecord], *,
+                         embeddings: Sequence[Sequence[float] | None] | None = None,
+                         batch_size: int = 1000) -> list[ThoughtRecord]:
+        """Persist many thoughts in ONE transaction (all or nothing), written in UNWIND batches.
+
+        All auto-embeddings are computed in one batched provider call before the transaction.
+        For very large loads call it per chunk of about 10k thoughts to bound Neo4j's
+        transaction memory.
+
+        Args:
+            thoughts: the records (ids unique among them and new to the namespace).
+            embeddings: optional vectors, one per thought (None entries auto-embed nothing).
+            batch_size: rows per UNWIND statement.
+
+        Returns:
+            The stored records, in input order.
+
+        Raises:
+            DuplicateThoughtError: an id repeats in the input or exists in the namespace.
+        """
+        now = self._clock()
+        stamped = [self._stamp(t, now, None) for t in thoughts]
+        ids = [t.thought_id for t in stamped]
+        if len(set(ids)) != len(ids):
+            dup = next(i for i in ids if ids.count(i) > 1)
+            raise DuplicateThoughtError(dup)
+        taken = await self.executor.read(Q["thoughts/existing_ids"], namespace=self.namespace,
+                                         thought_ids=ids)
+        if taken:
+            raise DuplicateThoughtError(taken[0]["thought_id"])
+        vectors = self._vectors_for(stamped, embeddings)
+        rows = [self._row(t, v) for t, v in zip(stamped, vectors, strict=True)]
+
+        async def work(tx: Any) -> None:
+            for start in range(0, len(rows), batch_size):
+                await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
+                             ns_token=self._ns_token, rows=rows[start:start + batch_size])
+
+        try:
+            await self.executor.transaction(work)
+        except ConstraintError as exc:
+            raise DuplicateThoughtError("(one of the batch)") from exc
+        return stamped
+
+    async def remember(self, text: str, *, metadata: dict[str, Any] | None = None,
+                       deduplicate: bool = False, source: str = "remember") -> ThoughtRecord:
+        """Store a bare string as a NOTE (essence = its first 200 characters, content = all).
+
+        Raises:
+            ValidationFailedError: empty text or bad metadata.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ValidationFailedError("remember() needs non-empty text")
+        record = _validated(ThoughtRecord, {
+            "thought_type": ThoughtType.NOTE, "essence": text.strip()[:200], "content": text,
+            "source": source, "metadata": metadata or {},
+        })
+        return await self.create_thought(record, deduplicate=deduplicate)
+
+    async def get_thought(self, thought_id: str) -> ThoughtRecord | None:
+        """The thought, or None. Counts an implicit access when tracking is on."""
+        rows = await self.executor.read(Q["thoughts/get"], namespace=self.namespace,
+                                        thought_id=thought_id)
+        if not rows:
+            return None
+        self._track([thought_id])
+        return thought_from_properties(rows[0]["thought"])
+
+    async def get_thoughts(self, thought_ids: Sequence[str]) -> dict[str, ThoughtRecord]:
+        """``{thought_id: record}`` for the ids that exist (no access is recorded)."""
+        rows = await self.executor.read(Q["thoughts/get_many"], namespace=self.namespace,
+                                        thought_ids=list(thought_ids))
+        records = (thought_from_properties(r["thought"]) for r in rows)
+        return {r.thought_id: r for r in records}
+
+    async def _require(self, thought_id: str) -> tuple[ThoughtRecord, dict[str, Any], int]:
+        rows = await self.executor.read(Q["thoughts/get_revision"], namespace=self.namespace,
+                                        thought_id=thought_id)
+        if not rows:
+            raise ThoughtNotFoundError(thought_id)
+        props = rows[0]["thought"]
+        return thought_from_properties(props), props, int(rows[0]["revision"] or 0)
+
+    async def update_thought(self, thought_id: str, **changes: Any) -> ThoughtRecord:
+        """Write a new version of a thought with ``changes`` applied.
+
+        ``updated_at`` is stamped; ``updated_cycle`` must stay >= ``created_cycle``; a lifecycle
+        change given as a :class:`LifecycleStatus` member must be a legal step. The embedding is
+        recomputed when essence or content change. The write is atomic: if another writer
+        changed the thought in between, this update re-reads and re-applies (3 tries).
+
+        Raises:
+            ThoughtNotFoundError: no such thought.
+            InvalidTransitionError: an illegal lifecycle jump.
+            ValidationFailedError: an unknown field or invalid value.
+            StaleDataError: still conflicting after 3 tries.
+        """
+        if "thought_id" in changes and changes["thought_id"] != thought_id:
+            raise ValidationFailedError("thought_id cannot change")
+        for _ in range(_UPDATE_RETRIES):
+            current, props, revision = await self._require(thought_id)
+            new = _evolved(current, {"updated_at": self._clock(), **changes})
+            text_changed = (new.essence, new.content) != (current.essence, current.content)
+            vector = self._vectors_for([new], None)[0] if text_changed else None
+            row = self._row(new, vector)
+            new_props = record_properties(new)
+            new_props.pop("created_at")
+            rows = await self.executor.write(
+                Q["thoughts/update"], namespace=self.namespace, thought_id=thought_id,
+                expected_revision=revision, props={**removed_meta_keys(props, new_props),
+                                                   **new_props},
+                old_label=current.thought_type.label, new_label=new.thought_type.label,
+                embedding=vector, entities=row["entities"], tags=new.tags,
+            )
+            if rows:
+                return thought_from_properties(rows[0]["thought"])
+        raise StaleDataError(thought_id)
+
+    async def delete_thought(self, thought_id: str) -> bool:
+        """Delete a thought with its edges, entity/tag links and embedding, in one transaction.
+
+        Returns:
+            True when it existed.
+        """
+        rows = await self.executor.write(Q["thoughts/delete"], namespace=self.namespace,
+                                         thought_id=thought_id)
+        return bool(rows[0]["deleted"])
+
+    async def restore_thought(self, thought_id: str, *,
+                              current_cycle: int | None = None) -> ThoughtRecord:
+        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps (spec 003, "Lifecycle").
+
+        Args:
+            thought_id: the thought.
+            current_cycle: when given, ``updated_cycle`` becomes at least this cycle.
+
+        Raises:
+            ThoughtNotFoundError: no such thought.
+            InvalidTransitionError: it is not ARCHIVED.
+        """
+        current, _, _ = await self._require(thought_id)
+        if current.lifecycle_status is not LifecycleStatus.ARCHIVED:
+            raise InvalidTransitionError(entity_type="LifecycleStatus",
+                                         current_state=current.lifecycle_status.value,
+                                         target_state=LifecycleStatus.ACTIVE.value)
+        changes: dict[str, Any] = {"lifecycle_status": LifecycleStatus.ACTIVE,
+                                   "archived_at": None, "archived_at_cycle": None}
+        if current_cycle is not None:
+            changes["updated_cycle"] = max(current.updated_cycle, current_cycle)
+        return await self.update_thought(thought_id, **changes)
+
+    def _list_params(self, *, priority: str | None, lifecycle_status: str | None,
+                     thought_type: str | None, min_cycle: int | None, max_cycle: int | None,
+                     visibility: str | None, exclude_visibility: str | None,
+                     include_expired: bool, include_archived: bool,
+                     filters: MetadataFilter | None,
+                     valid_time: ValidTimeFilter | None) -> dict[str, Any]:
+        plain = {"priority": priority, "lifecycle_status": lifecycle_status,
+                 "thought_type": thought_type, "visibility": visibility,
+                 "exclude_visibility": exclude_visibility}
+        params: dict[str, Any] = {k: (None if v is None else str(getattr(v, "value", v)))
+                                  for k, v in plain.items()}
+        params.update(
+            namespace=self.namespace, min_cycle=min_cycle, max_cycle=max_cycle,
+            include_expired=include_expired, include_archived=include_archived,
+            now=self._clock(), meta_filters=(filters or MetadataFilter()).to_params(),
+            vt_kind=None, vt_start=None, vt_end=None,
+        )
+        if valid_time is not None:
+            params.update(valid_time.cypher_params())
+        return params
+
+    async def list_thoughts(self, *, priority: str | None = None,
+                            lifecycle_status: str | None = None, thought_type: str | None = None,
+                            min_cycle: int | None = None, max_cycle: int | None = None,
+                            visibility: str | None = None, exclude_visibility: str | None = None,
+                            include_expired: bool = False, include_archived: bool = True,
+                            filters: MetadataFilter | None = None,
+                            valid_time: ValidTimeFilter | None = None,
+                            after_id: str | None = None, limit: int = 50,
+                            offset: int = 0) -> list[ThoughtRecord]:
+        """Thoughts matching every given filter, ordered by ``thought_id``.
+
+        Archived thoughts are listed (listing is not ranked retrieval, spec 003); expired ones
+        are not unless ``include_expired``. ``after_id`` is a keyset cursor: pass the last id of
+        the previous page.
+
+        Raises:
+            ValidationFailedError: ``limit`` outside 1..10000 or a negative offset.
+        """
+        if not 1 <= limit <= 10_000 or offset < 0:
+            raise ValidationFailedError("limit must be 1..10000 and offset >= 0")
+        params = self._list_params(
+            priority=priority, lifecycle_status=lifecycle_status, thought_type=thought_type,
+            min_cycle=min_cycle, max_cycle=max_cycle, visibility=visibility,
+            exclude_visibility=exclude_visibility, include_expired=include_expired,
+            include_archived=include_archived, filters=filters, valid_time=valid_time)
+        rows = await self.executor.read(Q["thoughts/list"], after_id=after_id, offset=offset,
+                                        limit=limit, **params)
+        return [thought_from_properties(r["thought"]) for r in rows]
+
+    async def count_thoughts(self, *, priority: str | None = None,
+                             lifecycle_status: str | None = None, thought_type: str | None = None,
+                             min_cycle: int | None = None, max_cycle: int | None = None,
+                             visibility: str | None = None,
+                             exclude_visibility: str | None = None,
+                             include_expired: bool = False, include_archived: bool = True,
+                             filters: MetadataFilter | None = None,
+                             valid_time: ValidTimeFilter | None = None) -> int:
+        """How many thoughts ``list_thoughts`` would return with the same filters (no paging)."""
+        params = self._list_params(
+            priority=priority, lifecycle_status=lifecycle_status, thought_type=thought_type,
+            min_cycle=min_cycle, max_cycle=max_cycle, visibility=visibility,
+            exclude_visibility=exclude_visibility, include_expired=include_expired,
+            include_archived=include_archived, filters=filters, valid_time=valid_time)
+        rows = await self.executor.read(Q["thoughts/count"], **params)
+        return int(rows[0]["n"])
+
+    async def get_embedding(self, thought_id: str) -> list[float] | None:
+        """The stored vector of a thought, or None (no thought or no embedding)."""
+        rows = await self.executor.read(Q["thoughts/get_embedding"], namespace=self.namespace,
+                                        thought_id=thought_id)
+        return None if not rows or rows[0]["embedding"] is None else list(rows[0]["embedding"])
+
+    async def max_cycle(self) -> int:
+        """The namespace's cycle high-water mark: max over thoughts' ``updated_cycle`` and edges'
+        ``created_cycle``; 0 when empty. Resume a counter at ``max_cycle() + 1``."""
+        rows = await self.executor.read(Q["thoughts/max_cycle"], namespace=self.namespace)
+        return int(rows[0]["max_cycle"])
+
+    # ------------------------------------------------------------------------- access
+    def _track(self, thought_ids: Sequence[str]) -> None:
+        if self.access_tracking_enabled and not _suppress_access.get():
+            self._access.add(thought_ids)
+
+    def suppress_access_tracking(self) -> contextvars.Token[bool]:
+        """Stop implicit access tracking in the current async context (maintenance, read-only
+        views); undo with ``resume_access_tracking(token)``."""
+        return _suppress_access.set(True)
+
+    @staticmethod
+    def resume_access_tracking(token: contextvars.Token[bool]) -> None:
+        """Undo :meth:`suppress_access_tracking`."""
+        _suppress_access.reset(token)
+
+    async def record_access(self, thought_id: str) -> None:
+        """Count one access now (immediate write; not buffered).
+
+        Raises:
+            ThoughtNotFoundError: no such thought.
+        """
+        rows = await self.executor.write(Q["thoughts/record_access"], namespace=self.namespace,
+                                         rows=[{"thought_id": thought_id, "count": 1}],
+                                         now=self._clock())
+        if not rows or not rows[0]["updated"]:
+            raise ThoughtNotFoundError(thought_id)
+
+    async def flush_access_buffer(self) -> int:
+        """Write the buffered accesses in one batched update.
+
+        Returns:
+            The number of distinct ids drained (not the total count).
+        """
+        rows = self._access.drain()
+        if not rows:
+            return 0
+        try:
+            await self.executor.write(Q["thoughts/record_access"], namespace=self.namespace,
+                                      rows=rows, now=self._clock())
+        except Exception:
+            self._access.restore(rows)
+            raise
+        return len(rows)
+
+    # ---------------------------------------------------------------------------- edges
+    async def create_edge(self, edge: EdgeRecord) -> EdgeRecord:
+        """Create a typed edge between two thoughts of this namespace.
+
+        Raises:
+            ReferentialIntegrityError: an endpoint does not exist in the namespace.
+            DuplicateEdgeError: the id is taken, or (from, to, type) exists (also under
+                concurrent writers: Neo4j's constraint decides).
+        """
+        if not isinstance(edge, EdgeRecord):
+            raise ValidationFailedError(f"expected an EdgeRecord, got {type(edge).__name__}")
+        stamped = edge.model_copy(update={"created_at": edge.created_at or self._clock()})
+        keys = {"namespace": self.namespace, "from_thought_id": edge.from_thought_id,
+                "to_thought_id": edge.to_thought_id}
+        dup = DuplicateEdgeError(from_thought_id=edge.from_thought_id,
+                                 to_thought_id=edge.to_thought_id, edge_type=edge.edge_type.value)
+
+        async def work(tx: Any) -> EdgeRecord:
+            check = (await run_in(tx, Q["edges/preflight"], edge_id=edge.edge_id,
+                                  edge_type=edge.edge_type.value, **keys))[0]
+            missing = [i for i, ok in ((edge.from_thought_id, check["from_exists"]),
+                                       (edge.to_thought_id, check["to_exists"])) if not ok]
+            if missing:
+                raise ReferentialIntegrityError(missing)
+            if check["id_taken"]:
+                raise DuplicateEdgeError(from_thought_id=edge.from_thought_id,
+                                         to_thought_id=edge.to_thought_id,
+                                         edge_type=edge.edge_type.value, edge_id=edge.edge_id)
+            if check["triple_taken"]:
+                raise dup
+            rows = await run_in(tx, Q["edges/create"], edge_type=edge.edge_type.value,
+                                props=record_properties(stamped), **keys)
+            return edge_from_properties(rows[0]["edge"])
+
+        try:
+            return await self.executor.transaction(work)
+        except ConstraintError as exc:
+            raise dup from exc
+
+    async def get_edge(self, edge_id: str) -> EdgeRecord | None:
+        """The edge with this id, or None."""
+        rows = await self.executor.read(Q["edges/get"], namespace=self.namespace, edge_id=edge_id)
+        return edge_from_properties(rows[0]["edge"]) if rows else None
+
+    async def get_edges(self, thought_id: str, *,
+                        direction: EdgeDirection | str = EdgeDirection.BOTH) -> list[EdgeRecord]:
+        """A thought's edges (``"OUT"``, ``"IN"`` or ``"BOTH"``), oldest first."""
+        direction = EdgeDirection(direction)
+        rows = await self.executor.read(Q["edges/for_thought"], namespace=self.namespace,
+                                        thought_id=thought_id, direction=direction.value)
+        return [edge_from_properties(r["edge"]) for r in rows]
+
+    async def list_edges(self, *, edge_type: EdgeType | None = None,
+                         source: KnowledgeSource | None = None,
+                         filters: MetadataFilter | None = None,
+                         limit: int = 5000) -> list[EdgeRecord]:
+        """Edges of the namespace by type, source and metadata filter, oldest first."""
+        rows = await self.executor.read(
+            Q["edges/list"], namespace=self.namespace,
+            edge_type=None if edge_type is None else EdgeType(edge_type).value,
+            source=None if source is None else KnowledgeSource(source).value,
+            meta_filters=(filters or MetadataFilter()).to_params(), limit=limit)
+        return [edge_from_properties(r["edge"]) for r in rows]
+
+    async def update_edge(self, edge_id: str, **changes: Any) -> EdgeRecord:
+        """Change an edge's weight, confidence, validity or metadata (not its endpoints or type).
+
+        Raises:
+            EdgeNotFoundError: no such edge.
+            ValidationFailedError: a bad value or a fixed field.
+        """
+        current = await self.get_edge(edge_id)
+        if current is None:
+            raise EdgeNotFoundError(edge_id)
+        new = _evolved(current, changes)
+        old_props = record_properties(current)
+        new_props = record_properties(new)
+        rows = await self.executor.write(Q["edges/update"], namespace=self.namespace,
+                                         edge_id=edge_id,
+                                         props={**removed_meta_keys(old_props, new_props),
+                                                **new_props})
+        if not rows:
+            raise EdgeNotFoundError(edge_id)
+        return edge_from_properties(rows[0]["edge"])
+
+    async def delete_edge(self, edge_id: str) -> bool:
+        """Delete an edge; True when it existed."""
+        rows = await self.executor.write(Q["edges/delete"], namespace=self.namespace,
+                                         edge_id=edge_id)
+        return bool(rows[0]["deleted"])
+
+    # --------------------------------------------------------------------------- search
+    def retrievable_scope(self, *, include_archived: bool = False,
+                          filters: MetadataFilter | None = None) -> dict[str, Any]:
+        """The ``search/_retrievable`` parameters for this namespace."""
+        return {"namespace": self.namespace, "include_archived": include_archived,
+                "now": self._clock(),
+                "meta_filters": (filters or MetadataFilter()).to_params()}
+
+    async def search_fts(self, query: str, top_k: int = 10, *,
+                         include_archived: bool = False) -> list[tuple[str, float]]:
+        """Keyword search (Lucene BM25) over essence and content.
+
+        Returns:
+            ``(thought_id, score)`` best first; the query is plain text (operators are escaped).
+        """
+        return await self._arms.fulltext(query, top_k,
+                                         self.retrievable_scope(include_archived=include_archived))
+
+    async def search_similar(self, query_vector: Sequence[float], top_k: int = 10,
+                             threshold: float = 0.0, *,
+                             include_archived: bool = False) -> list[tuple[str, float]]:
+        """Vector search by cosine similarity.
+
+        Returns:
+            ``(thought_id, cosine in [0, 1])`` best first, at least ``threshold``.
+
+        Raises:
+            ValidationFailedError: wrong vector length or a threshold outside [0, 1].
+        """
+        if not 0.0 <= threshold <= 1.0:
+            raise ValidationFailedError(f"threshold must be in [0, 1], got {threshold}")
+        hits, _ = await self._arms.vector(
+            self._check_dims(query_vector), top_k,
+            self.retrievable_scope(include_archived=include_archived), threshold=threshold)
+        return hits
+
+    def embed_query(self, text: str) -> list[float] | None:
+        """The provider's vector for ``text`` (None without a provider)."""
+        if self.embedding_provider is None:
+            return None
+        return checked_vectors(self.embedding_provider, [text])[0].tolist()
+
+    async def search_hybrid(self, query_text: str, query_vector: Sequence[float] | None = None,
+                            *, top_k: int = 10, fts_weight: float | None = None,
+                            vector_weight: float | None = None,
+                            recency_weight: float | None = None,
+                            priority_weight: float | None = None,
+                            recency_half_life: int | None = None,
+                            current_cycle: int | None = None,
+                            recency_now: datetime | str | None = None,
+                            recency_now_half_life: int | None = None,
+                            fts_top_k: int = 50, vector_top_k: int = 50,
+                            filters: MetadataFilter | None = None,
+                            include_archived: bool = False) -> HybridSearchResult:
+        """Hybrid search: keyword + vector + recency + priority, fused (spec 003; peer semantics).
+
+        Each arm fetches ``max(arm_top_k, top_k)`` candidates; signals are normalised to [0, 1]
+        (see :mod:`engrava_graph.retrieval.fusion`) and weighted, with the weights of inactive
+        signals redistributed. Recency uses exactly one axis: ``current_cycle`` (or the cycle
+        provider) or ``recency_now``; with neither it is off. Empty query text falls back to
+        the most recently updated thoughts. Each final result counts an implicit access.
+
+        Raises:
+            RecencyModeConflictError: both ``current_cycle`` and ``recency_now``.
+            InvalidRecencyArgumentError: a malformed ``recency_now`` or half-life.
+            CycleProviderError: the provider returned an invalid cycle.
+            ValidationFailedError: ``top_k`` outside 1..1000 or a negative weight.
+        """
+        if not 1 <= top_k <= 1000:
+            raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
+        config = self.search_config
+        weights = {"fulltext": config.fts_weight if fts_weight is None else fts_weight,
+                   "vector": config.vector_weight if vector_weight is None else vector_weight,
+                   "recency": config.recency_weight if recency_weight is None else recency_weight,
+                   "priority": (config.priority_weight if priority_weight is None
+                                else priority_weight)}
+        if any(w < 0 for w in weights.values()):
+            raise ValidationFailedError("search weights must be >= 0")
+        explicit = None if current_cycle is None else resolve_cycle(current_cycle, None)
+        provider_cycle = (resolve_cycle(None, self.cycle_provider)
+                          if explicit is None and recency_now is None else None)
+        recency = resolve_recency(current_cycle=explicit, recency_now=recency_now,
+                                  provider_cycle=provider_cycle, config=config,
+                                  recency_half_life=recency_half_life,
+                                  recency_now_half_life=recency_now_half_life)
+        scope = self.retrievable_scope(include_archived=include_archived, filters=filters)
+        vector = (self._check_dims(query_vector) if query_vector is not None
+                  else self.embed_query(query_text) if query_text.strip() else None)
+        if not query_text.strip() and vector is None:
+            rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
+            ids = [r["thought_id"] for r in rows]
+            self._track(ids)
+            return HybridSearchResult(results=[(i, 0.0) for i in ids],
+                                      recency_axis=recency.axis.value if recency else None)
+        fts_call = self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
+        if vector is None:
+            fts_hits, vec_hits = await fts_call, []
+        else:
+            fts_hits, (vec_hits, _) = await asyncio.gather(
+                fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope))
+        signals: dict[str, dict[str, float]] = {"fulltext": min_max(dict(fts_hits)),
+                                                "vector": dict(vec_hits)}
+        active = ["fulltext"] + (["vector"] if vector is not None else [])
+        candidate_ids = sorted(set(signals["fulltext"]) | set(signals["vector"]))
+        if candidate_ids and (recency is not None or weights["priority"] > 0):
+            rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,
+                                            thought_ids=candidate_ids)
+            if recency is not None and weights["recency"] > 0:
+                signals["recency"] = {r["thought_id"]: recency.score(
+                    r["updated_cycle"], r["updated_at"], r["created_at"]) for r in rows}
+                active.append("recency")
+            if weights["priority"] > 0:
+                signals["priority"] = priority_scores(rows)
+                active.append("priority")
+        ranked = fuse(signals, redistribute(weights, active), top_k)
+        self._track([tid for tid, _ in ranked])
+        return HybridSearchResult(results=ranked, backends_used=frozenset(active),
+                                  recency_axis=recency.axis.value if recency else None)
+
+    async def recall(self, query: str, *, top_k: int = 10, current_cycle: int | None = None,
+                     recency_now: datetime | str | None = None,
+                     recency_now_half_life: int | None = None,
+                     filters: MetadataFilter | None = None,
+                     include_archived: bool = False) -> HybridSearchResult:
+        """One-call retrieval: :meth:`search_hybrid` with the query text and defaults."""
+        return await self.search_hybrid(query, top_k=top_k, current_cycle=current_cycle,
+                                        recency_now=recency_now,
+                                        recency_now_half_life=recency_now_half_life,
+                                        filters=filters, include_archived=include_archived)

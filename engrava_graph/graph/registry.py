@@ -1,0 +1,125 @@
+"""The Cypher registry: every statement lives in a ``.cypher`` file under ``cypher/``.
+
+Code never holds Cypher text. It asks the registry for a statement by name
+(``cypher("thoughts/get")`` reads ``cypher/thoughts/get.cypher``); a missing file fails at import
+time, so a broken install fails at start-up, not on the first request.
+
+A file may contain identifier slots ``{{name}}``. They are filled only from enum members
+(labels, relationship types, constraint names derived from them), never from request data;
+values always travel as ``$parameters``. ``{{ALL_EDGE_TYPES}}`` expands to every
+:class:`~engrava_graph.model.enums.EdgeType` joined by ``|``, so a pattern like
+``[r:{{ALL_EDGE_TYPES}}]`` lets the planner use the per-type indexes.
+
+Fragments (``_name.cypher``) are spliced into statements with ``{{> dir/_name}}``; composition
+happens here, from named files, and :meth:`CypherStatement.text` is what runs, so a person can
+paste it into Neo4j Browser and ``PROFILE`` it (``engrava-graph cypher show NAME``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from engrava_graph.model.enums import EdgeType
+
+_SLOT_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_INCLUDE_RE = re.compile(r"\{\{>\s*([A-Za-z0-9_/]+)\s*\}\}")
+_IDENTIFIER_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class CypherRegistryError(RuntimeError):
+    """A statement file is missing, or a slot is unfilled or filled with a non-enum value."""
+
+
+@dataclass(frozen=True)
+class CypherStatement:
+    """A named, fully rendered Cypher statement (parameters only, no request data inside).
+
+    Attributes:
+        name: its path under ``cypher/`` without the suffix, e.g. ``"thoughts/get"``.
+        text: the Cypher that runs.
+    """
+
+    name: str
+    text: str
+
+
+def cypher_root() -> Path:
+    """The directory holding the ``.cypher`` files (the installed package data, else the repo)."""
+    try:
+        root = Path(str(resources.files("engrava_graph._cypher")))
+        if root.is_dir():
+            return root
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parents[2] / "cypher"
+
+
+@cache
+def _read(name: str) -> str:
+    path = cypher_root() / f"{name}.cypher"
+    if not path.is_file():
+        raise CypherRegistryError(f"Cypher statement {name!r} not found at {path}")
+    return path.read_text(encoding="utf-8")
+
+
+def _fragment_body(name: str) -> str:
+    """A fragment's text without its header comment lines, trimmed."""
+    lines = [ln for ln in _read(name).splitlines() if not ln.lstrip().startswith("//")]
+    return "\n".join(lines).strip()
+
+
+def _expand_includes(text: str, depth: int = 0) -> str:
+    if depth > 4:
+        raise CypherRegistryError("fragment includes nest deeper than 4 levels")
+    return _INCLUDE_RE.sub(lambda m: _expand_includes(_fragment_body(m.group(1)), depth + 1),
+                           text)
+
+
+def _identifier(slot: str, value: object) -> str:
+    if not isinstance(value, Enum):
+        raise CypherRegistryError(f"slot {{{{{slot}}}}} takes an enum member, got {value!r}")
+    text = str(value.value)
+    if not _IDENTIFIER_RE.match(text):
+        raise CypherRegistryError(f"enum value {text!r} is not a safe Cypher identifier")
+    return text
+
+
+def cypher(name: str, **identifiers: Enum) -> CypherStatement:
+    """Load, compose and render the statement ``name``.
+
+    Args:
+        name: path under ``cypher/`` without ``.cypher``.
+        **identifiers: enum members for the file's ``{{slot}}`` identifiers.
+
+    Returns:
+        The rendered statement.
+
+    Raises:
+        CypherRegistryError: missing file, unfilled slot, or a non-enum identifier.
+    """
+    text = _expand_includes(_read(name))
+    fills = {k: _identifier(k, v) for k, v in identifiers.items()}
+    fills["ALL_EDGE_TYPES"] = "|".join(t.value for t in EdgeType)
+
+    def fill(match: re.Match[str]) -> str:
+        slot = match.group(1)
+        if slot not in fills:
+            raise CypherRegistryError(f"{name}: slot {{{{{slot}}}}} was not filled")
+        return fills[slot]
+
+    return CypherStatement(name=name, text=_SLOT_RE.sub(fill, text))
+
+
+def list_statements() -> list[str]:
+    """Every statement name under ``cypher/`` (fragments, whose names start with ``_``, excluded)."""
+    root = cypher_root()
+    return sorted(
+        str(p.relative_to(root).with_suffix(""))
+        for p in root.rglob("*.cypher")
+        if not p.name.startswith("_")
+    )

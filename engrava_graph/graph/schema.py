@@ -1,0 +1,94 @@
+"""Schema migrations: constraints, indexes and the recorded schema version (idempotent).
+
+``ensure_schema`` is what ``engrava-graph migrate`` and ``Neo4jEngravaCore.ensure_schema()`` run.
+Every statement is ``IF NOT EXISTS``, so running it again changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.registry import CypherStatement, cypher
+from engrava_graph.model.enums import EdgeType
+from engrava_graph.model.errors import EmbeddingDimensionMismatchError, SchemaVersionError
+
+#: Bump when a migration changes the graph's shape.
+SCHEMA_VERSION = 1
+VECTOR_INDEX = "thought_embedding"
+
+_NODE_SCHEMA = [cypher(f"schema/{name}") for name in (
+    "thought_key", "entity_key", "tag_key", "namespace_key", "dream_run_key",
+    "thought_lifecycle_index", "thought_cycle_index", "thought_created_index",
+    "thought_hash_index", "thought_valid_from_index", "thought_fulltext",
+)]
+_EDGE_SCHEMA = [cypher(f"schema/{name}", rel_type=t)
+                for t in EdgeType for name in ("edge_id_key", "edge_triple_key")]
+_VECTOR = cypher("schema/thought_vector")
+_VECTOR_DIMENSIONS = cypher("schema/vector_dimensions")
+_AWAIT = cypher("schema/await_indexes")
+_GET_VERSION = cypher("schema/get_version")
+_SET_VERSION = cypher("schema/set_version")
+
+
+def schema_statements() -> list[CypherStatement]:
+    """Every constraint/index statement ``ensure_schema`` runs, in order (vector index last)."""
+    return [*_NODE_SCHEMA, *_EDGE_SCHEMA, _VECTOR]
+
+
+async def vector_dimensions(executor: GraphExecutor) -> int | None:
+    """Dimensions of the existing ``thought_embedding`` index, or None when there is none."""
+    rows = await executor.read(_VECTOR_DIMENSIONS)
+    return int(rows[0]["dimensions"]) if rows else None
+
+
+async def check_vector_dimensions(executor: GraphExecutor, dimensions: int) -> None:
+    """Refuse to work against a vector index built for other dimensions.
+
+    Raises:
+        EmbeddingDimensionMismatchError: naming both numbers.
+    """
+    existing = await vector_dimensions(executor)
+    if existing is not None and existing != dimensions:
+        raise EmbeddingDimensionMismatchError(
+            index_dimensions=existing, provider_dimensions=dimensions, index_name=VECTOR_INDEX
+        )
+
+
+async def schema_version(executor: GraphExecutor) -> int | None:
+    """The version recorded in the graph, or None when never migrated."""
+    rows = await executor.read(_GET_VERSION)
+    return int(rows[0]["version"]) if rows else None
+
+
+async def ensure_schema(executor: GraphExecutor, *, dimensions: int,
+                        index_timeout_seconds: int = 300) -> int:
+    """Create every constraint and index (idempotently), wait until they are ONLINE, and record
+    :data:`SCHEMA_VERSION`.
+
+    Args:
+        executor: the connection.
+        dimensions: vector index dimensions (from the embedding provider; 1..4096).
+        index_timeout_seconds: how long to wait for indexes to come online, in seconds.
+
+    Returns:
+        The schema version now recorded.
+
+    Raises:
+        EmbeddingDimensionMismatchError: the existing vector index has other dimensions.
+        SchemaVersionError: the graph was migrated by a newer engrava-graph.
+    """
+    if not 1 <= dimensions <= 4096:
+        raise ValueError(f"vector dimensions must be 1..4096, got {dimensions}")
+    recorded = await schema_version(executor)
+    if recorded is not None and recorded > SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"the graph has schema version {recorded}, newer than this engrava-graph "
+            f"({SCHEMA_VERSION}); upgrade engrava-graph"
+        )
+    await check_vector_dimensions(executor, dimensions)
+    for stmt in schema_statements():
+        await executor.run_auto_commit(stmt, dimensions=dimensions)
+    await executor.run_auto_commit(_AWAIT, timeout_seconds=index_timeout_seconds)
+    await executor.write(_SET_VERSION, version=SCHEMA_VERSION, now=datetime.now(UTC))
+    return SCHEMA_VERSION

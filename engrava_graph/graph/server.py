@@ -1,0 +1,673 @@
+"""A local Neo4j Community server for machines without Docker.
+
+Maven assembles the server's jars from Maven Central once per Neo4j version (the pom ships as
+``engrava_graph._docker/neo4j-server.pom.xml``, or ``docker/`` in a source checkout). Each named
+instance runs one detached JVM on loopback, with its own data, logs and generated password::
+
+    <cache>/neo4j/<version>/lib/               jars shared by all instances (plus pom.xml, mvn.log)
+    <cache>/neo4j/instance-<name>/             conf/ data/ logs/ run/ plugins/ import/
+    <cache>/neo4j/instance-<name>/password     mode 0600
+    <cache>/neo4j/instance-<name>/state.json   pid, bolt port, http port, version
+
+``<cache>`` is ``$ENGRAVA_GRAPH_HOME``, else ``${XDG_CACHE_HOME:-~/.cache}/engrava-graph``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import importlib.resources
+import json
+import os
+import re
+import secrets
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
+
+from engrava_graph.graph.connection import ConnectionInfo
+from engrava_graph.graph.server_errors import Neo4jUnavailableError
+
+DEFAULT_VERSION = "5.26.30"
+DEFAULT_BOLT_PORT = 7687
+DEFAULT_HTTP_PORT = 7474
+DEFAULT_HEAP = "1g"
+DEFAULT_PAGECACHE = "512m"
+USER = "neo4j"
+POM_NAME = "neo4j-server.pom.xml"
+ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+SUPPORTED_JAVA = (17, 21)
+INSTALL_HINT = (
+    "Install Java 17 and Maven (Debian/Ubuntu: `apt-get install openjdk-17-jre-headless maven`; "
+    "or point JAVA_HOME at a JDK 17 or 21), or set NEO4J_URI to an existing Neo4j."
+)
+READINESS_QUERY = "RETURN 1"
+
+MVN_TIMEOUT = 900.0  # seconds: a cold download of ~215 jars takes 1-2 minutes
+ADMIN_TIMEOUT = 120.0  # seconds: neo4j-admin and the launcher's --dry-run take ~5 s
+JAVA_PROBE_TIMEOUT = 30.0  # seconds for `java -version`
+KILL_WAIT = 10.0  # seconds to wait for a SIGKILLed JVM to disappear
+POLL_INTERVAL = 0.5  # seconds between readiness or exit checks
+CONNECT_TIMEOUT = 2.0  # seconds for one readiness probe's connection
+LOG_TAIL_LINES = 40
+
+JVM_FLAGS = (
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+)
+INSTANCE_DIRS = ("conf", "data", "logs", "run", "plugins", "import")
+
+# JVMs started by this process, so their exit is reaped and seen at once (pid -> process).
+_children: dict[int, subprocess.Popen[bytes]] = {}
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Local-server settings, normally read from the environment by ``from_env``.
+
+    ``bolt_port``/``http_port`` are None to take 7687/7474, or free ports when those are busy.
+    ``heap`` and ``pagecache`` are Neo4j memory sizes such as ``1g`` or ``512m``.
+    """
+
+    cache_dir: Path
+    version: str = DEFAULT_VERSION
+    bolt_port: int | None = None
+    http_port: int | None = None
+    heap: str = DEFAULT_HEAP
+    pagecache: str = DEFAULT_PAGECACHE
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
+        """Read ENGRAVA_GRAPH_HOME, XDG_CACHE_HOME and the ENGRAVA_NEO4J_* variables.
+
+        Raises:
+            Neo4jUnavailableError: a port variable is not a port number.
+        """
+        env = os.environ if environ is None else environ
+        return cls(
+            cache_dir=_cache_dir(env),
+            version=env.get("ENGRAVA_NEO4J_VERSION") or DEFAULT_VERSION,
+            bolt_port=_port_from_env(env, "ENGRAVA_NEO4J_BOLT_PORT"),
+            http_port=_port_from_env(env, "ENGRAVA_NEO4J_HTTP_PORT"),
+            heap=env.get("ENGRAVA_NEO4J_HEAP") or DEFAULT_HEAP,
+            pagecache=env.get("ENGRAVA_NEO4J_PAGECACHE") or DEFAULT_PAGECACHE,
+        )
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """What ``LocalNeo4jServer.status`` sees; pid, uri and browser_url are set only when running."""
+
+    running: bool
+    pid: int | None
+    uri: str | None
+    browser_url: str | None
+    version: str
+    home: Path
+
+
+@dataclass(frozen=True)
+class _State:
+    """Contents of ``state.json``; ``pid`` is None once stopped."""
+
+    pid: int | None
+    bolt_port: int
+    http_port: int
+    version: str
+
+
+def render_neo4j_conf(
+    *, home: Path, lib_dir: Path, bolt_port: int, http_port: int, heap: str, pagecache: str
+) -> str:
+    """Return a neo4j.conf for one instance: loopback only, auth on, no HTTPS, no usage report.
+
+    ``home`` holds the instance's directories; ``lib_dir`` holds the assembled jars.
+    Every key appears once, except ``server.jvm.additional`` (Neo4j's strict validation).
+    """
+    settings = {
+        "server.default_listen_address": "127.0.0.1",
+        "server.default_advertised_address": "127.0.0.1",
+        "server.bolt.enabled": "true",
+        "server.bolt.listen_address": f"127.0.0.1:{bolt_port}",
+        "server.bolt.advertised_address": f"127.0.0.1:{bolt_port}",
+        "server.http.enabled": "true",
+        "server.http.listen_address": f"127.0.0.1:{http_port}",
+        "server.http.advertised_address": f"127.0.0.1:{http_port}",
+        "server.https.enabled": "false",
+        "dbms.routing.enabled": "false",
+        "dbms.security.auth_enabled": "true",
+        "dbms.usage_report.enabled": "false",
+        **{f"server.directories.{name}": str(home / name) for name in INSTANCE_DIRS[1:]},
+        "server.directories.lib": str(lib_dir),
+        "server.memory.heap.initial_size": heap,
+        "server.memory.heap.max_size": heap,
+        "server.memory.pagecache.size": pagecache,
+    }
+    lines = [f"{key}={value}" for key, value in settings.items()]
+    lines += [f"server.jvm.additional={flag}" for flag in JVM_FLAGS]
+    return "\n".join(lines) + "\n"
+
+
+class LocalNeo4jServer:
+    """One local Neo4j instance under the cache directory (see the module docstring).
+
+    The JVM runs in its own session and outlives the Python process; ``state.json`` lets any
+    later process find, query and stop it. Start and stop hold a file lock, so concurrent callers
+    (a CLI and a test run) see one server.
+    """
+
+    def __init__(self, name: str = "default", settings: ServerSettings | None = None) -> None:
+        """Raises ValueError when ``name`` is not made of letters, digits, ``-`` and ``_``."""
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+            raise ValueError(f"instance name must be letters, digits, '-' or '_': {name!r}")
+        self.name = name
+        self.settings = settings or ServerSettings.from_env()
+        root = self.settings.cache_dir / "neo4j"
+        self.version_dir = root / self.settings.version
+        self.lib_dir = self.version_dir / "lib"
+        self.home = root / f"instance-{name}"
+        self.password_file = self.home / "password"
+        self.state_file = self.home / "state.json"
+        self.console_log = self.home / "logs" / "console.log"
+
+    def ensure_assembled(self) -> Path:
+        """Download the Neo4j jars with Maven unless already done; return the lib directory.
+
+        The first call per version takes 1-2 minutes (up to ``MVN_TIMEOUT`` seconds); later calls
+        return at once and need neither Maven nor network. Maven's output goes to ``mvn.log``.
+
+        Raises:
+            Neo4jUnavailableError: Java 17/21 or Maven is missing, or Maven fails or times out.
+        """
+        if _has_jars(self.lib_dir):
+            return self.lib_dir
+        java = find_java()
+        mvn = shutil.which("mvn")
+        if mvn is None:
+            raise Neo4jUnavailableError(f"Maven (`mvn`) is not on PATH. {INSTALL_HINT}")
+        self.version_dir.mkdir(parents=True, exist_ok=True)
+        with _file_lock(self.version_dir / ".lock"):
+            if not _has_jars(self.lib_dir):
+                self._assemble(mvn, java)
+        return self.lib_dir
+
+    def start(self, timeout: float = 180.0) -> ConnectionInfo:
+        """Start the server, or reuse it if it is already running; return how to connect.
+
+        ``timeout`` is in seconds and bounds the wait for the JVM to answer Bolt (about 10-15 s
+        on a warm machine); the one-time Maven assembly has its own ``MVN_TIMEOUT``.
+
+        Raises:
+            Neo4jUnavailableError: no Java/Maven, assembly failed, a configured port is busy, the
+                JVM exited during start-up, or it did not answer within ``timeout``.
+        """
+        deadline = time.monotonic() + timeout
+        self.home.mkdir(parents=True, exist_ok=True)
+        with _file_lock(self.home / ".lock"):
+            pid = self._live_pid(self._read_state())
+            if pid is not None:
+                info = self.connection_info()
+                self._wait_ready(info, pid, deadline)
+                return info
+            return self._launch(deadline)
+
+    def stop(self, timeout: float = 120.0) -> bool:
+        """Stop the server: SIGTERM, then SIGKILL after ``timeout`` seconds.
+
+        Returns True if a running server was stopped, False if none was running.
+
+        Raises:
+            Neo4jUnavailableError: the JVM survived SIGKILL for ``KILL_WAIT`` seconds.
+        """
+        if not self.home.is_dir():
+            return False
+        with _file_lock(self.home / ".lock"):
+            state = self._read_state()
+            pid = self._live_pid(state)
+            if state is None or pid is None:
+                return False
+            self._terminate(pid, timeout)
+            self._write_state(_State(None, state.bolt_port, state.http_port, state.version))
+            return True
+
+    def status(self) -> ServerStatus:
+        """Report whether this instance's JVM is alive (no network round trip)."""
+        state = self._read_state()
+        pid = self._live_pid(state)
+        if state is None or pid is None:
+            version = state.version if state else self.settings.version
+            return ServerStatus(False, None, None, None, version, self.home)
+        return ServerStatus(
+            running=True,
+            pid=pid,
+            uri=_bolt_uri(state.bolt_port),
+            browser_url=_browser_url(state.http_port),
+            version=state.version,
+            home=self.home,
+        )
+
+    def connection_info(self) -> ConnectionInfo:
+        """Return the recorded Bolt URI and credentials (whether or not the JVM is up).
+
+        Raises:
+            Neo4jUnavailableError: this instance has never been started.
+        """
+        state = self._read_state()
+        if state is None or not self.password_file.exists():
+            raise Neo4jUnavailableError(
+                f"The local Neo4j '{self.name}' has never been started: "
+                "run `engrava-graph neo4j start`."
+            )
+        return ConnectionInfo(
+            uri=_bolt_uri(state.bolt_port),
+            user=USER,
+            password=self.password_file.read_text().strip(),
+            origin="local",
+        )
+
+    def _assemble(self, mvn: str, java: Path) -> None:
+        """Run Maven into ``lib.partial`` and rename it to ``lib`` once complete."""
+        partial = self.version_dir / "lib.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        pom = self.version_dir / "pom.xml"
+        pom.write_bytes(_pom_bytes())
+        command = [
+            mvn, "-B", "-q", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies",
+            f"-DoutputDirectory={partial}", "-DincludeScope=runtime",
+            f"-Dneo4j.version={self.settings.version}",
+        ]  # fmt: skip
+        env = {**os.environ, "JAVA_HOME": str(java.parent.parent)}
+        _run_logged(command, self.version_dir / "mvn.log", MVN_TIMEOUT, env, "Maven assembly")
+        if not _has_jars(partial):
+            raise Neo4jUnavailableError(f"Maven produced no jars in {partial}.")
+        partial.rename(self.lib_dir)
+
+    def _launch(self, deadline: float) -> ConnectionInfo:
+        """Write the conf, set the initial password, spawn the JVM and wait until it answers."""
+        lib = self.ensure_assembled()
+        java = find_java()
+        for directory in INSTANCE_DIRS:
+            (self.home / directory).mkdir(exist_ok=True)
+        bolt_port, http_port = self._choose_ports()
+        conf = render_neo4j_conf(
+            home=self.home, lib_dir=lib, bolt_port=bolt_port, http_port=http_port,
+            heap=self.settings.heap, pagecache=self.settings.pagecache,
+        )  # fmt: skip
+        (self.home / "conf" / "neo4j.conf").write_text(conf)
+        password = self._ensure_password()
+        if not self._system_db_exists():
+            self._run_java(java, lib, "Neo4jAdminBoot", ["dbms", "set-initial-password", password])
+        command = self._server_command(java, lib)
+        with open(self.console_log, "wb") as log:
+            process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                cwd=self.home, env=self._java_env(java), start_new_session=True,
+            )  # fmt: skip
+        _children[process.pid] = process
+        self._write_state(_State(process.pid, bolt_port, http_port, self.settings.version))
+        info = self.connection_info()
+        try:
+            self._wait_ready(info, process.pid, deadline)
+        except Neo4jUnavailableError:
+            self._terminate(process.pid, KILL_WAIT)
+            raise
+        return info
+
+    def _choose_ports(self) -> tuple[int, int]:
+        """Pick the Bolt and HTTP ports: configured, else the defaults, else free ones.
+
+        Raises:
+            Neo4jUnavailableError: a port set through the environment is busy.
+        """
+        bolt = _choose_port(self.settings.bolt_port, DEFAULT_BOLT_PORT, "ENGRAVA_NEO4J_BOLT_PORT")
+        http = _choose_port(
+            self.settings.http_port, DEFAULT_HTTP_PORT, "ENGRAVA_NEO4J_HTTP_PORT", taken=bolt
+        )
+        return bolt, http
+
+    def _ensure_password(self) -> str:
+        """Return the instance password, generating it (mode 0600) on the first start.
+
+        Raises:
+            Neo4jUnavailableError: the password file is gone but the database already exists.
+        """
+        if self.password_file.exists():
+            return self.password_file.read_text().strip()
+        if self._system_db_exists():
+            raise Neo4jUnavailableError(
+                f"{self.password_file} is missing but {self.home} already holds a database; "
+                f"delete {self.home} to start afresh."
+            )
+        password = secrets.token_urlsafe(24)
+        fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(password + "\n")
+        return password
+
+    def _system_db_exists(self) -> bool:
+        return (self.home / "data" / "databases" / "system").exists()
+
+    def _server_command(self, java: Path, lib: Path) -> list[str]:
+        """Ask Neo4j's launcher (``console --dry-run``) for the exact server JVM command line.
+
+        This also validates neo4j.conf. Raises Neo4jUnavailableError if the launcher fails.
+        """
+        output = self._run_java(java, lib, "Neo4jBoot", ["console", "--dry-run"])
+        lines = [line for line in output.splitlines() if line.strip()]
+        command = shlex.split(lines[-1]) if lines else []
+        if ENTRY_POINT not in command:
+            raise Neo4jUnavailableError(f"Unexpected output from the Neo4j launcher:\n{output}")
+        return command
+
+    def _run_java(self, java: Path, lib: Path, boot_class: str, args: list[str]) -> str:
+        """Run ``org.neo4j.server.startup.<boot_class>`` and return its stdout.
+
+        Raises:
+            Neo4jUnavailableError: it fails or takes more than ``ADMIN_TIMEOUT`` seconds.
+        """
+        command = [str(java), "-cp", f"{lib}/*", f"org.neo4j.server.startup.{boot_class}", *args]
+        what = " ".join(args[:2])  # never the password, which comes third
+        try:
+            result = subprocess.run(
+                command, capture_output=True, text=True, timeout=ADMIN_TIMEOUT,
+                cwd=self.home, env=self._java_env(java), stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired as exc:
+            raise Neo4jUnavailableError(f"Neo4j {what} took over {exc.timeout} s") from exc
+        if result.returncode != 0:
+            raise Neo4jUnavailableError(
+                f"Neo4j {what} failed (exit {result.returncode}):\n{result.stdout}{result.stderr}"
+            )
+        return result.stdout
+
+    def _java_env(self, java: Path) -> dict[str, str]:
+        """Environment for Neo4j's launchers and JVM; drops JAVA_OPTS/HEAP_SIZE (override the conf)."""
+        env = {k: v for k, v in os.environ.items() if k not in ("JAVA_OPTS", "HEAP_SIZE")}
+        env.update(
+            NEO4J_HOME=str(self.home),
+            NEO4J_CONF=str(self.home / "conf"),
+            JAVA_HOME=str(java.parent.parent),
+        )
+        return env
+
+    def _wait_ready(self, info: ConnectionInfo, pid: int, deadline: float) -> None:
+        """Poll Bolt until ``RETURN 1`` answers, until the monotonic ``deadline`` (seconds).
+
+        Raises:
+            Neo4jUnavailableError: the JVM exited, rejected the password, or never answered.
+        """
+        while True:
+            if not self._alive(pid):
+                raise Neo4jUnavailableError(
+                    f"Neo4j (pid {pid}) exited during start-up. {self._console_tail()}"
+                )
+            try:
+                _probe(info)
+                return
+            except AuthError as exc:
+                raise Neo4jUnavailableError(
+                    f"Neo4j rejected the password in {self.password_file}: {exc}"
+                ) from exc
+            except (ServiceUnavailable, SessionExpired, TransientError, OSError) as exc:
+                last_error = exc
+            if time.monotonic() >= deadline:
+                raise Neo4jUnavailableError(
+                    f"Neo4j (pid {pid}) did not answer on {info.uri} in time ({last_error}). "
+                    f"{self._console_tail()}"
+                )
+            time.sleep(POLL_INTERVAL)
+
+    def _console_tail(self) -> str:
+        return f"Last lines of {self.console_log}:\n{_tail(self.console_log)}"
+
+    def _live_pid(self, state: _State | None) -> int | None:
+        """The recorded pid if that JVM is alive, else None."""
+        if state is None or state.pid is None or not self._alive(state.pid):
+            return None
+        return state.pid
+
+    def _alive(self, pid: int) -> bool:
+        """True if ``pid`` is alive and is this instance's JVM (guards against pid reuse)."""
+        child = _children.get(pid)
+        if child is not None:
+            return child.poll() is None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        proc = Path("/proc")
+        if not proc.is_dir():
+            return True
+        try:
+            cmdline = (proc / str(pid) / "cmdline").read_bytes()
+        except OSError:
+            return False
+        return f"--home-dir={self.home}".encode() in cmdline
+
+    def _terminate(self, pid: int, timeout: float) -> None:
+        """SIGTERM ``pid``, wait ``timeout`` seconds, then SIGKILL.
+
+        Raises:
+            Neo4jUnavailableError: it is still alive ``KILL_WAIT`` seconds after SIGKILL.
+        """
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, KILL_WAIT)):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                return
+            if self._wait_exit(pid, wait):
+                _children.pop(pid, None)
+                return
+        raise Neo4jUnavailableError(f"Neo4j (pid {pid}) survived SIGKILL.")
+
+    def _wait_exit(self, pid: int, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for ``pid`` to exit; True if it did."""
+        deadline = time.monotonic() + timeout
+        while self._alive(pid):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(POLL_INTERVAL / 5)
+        return True
+
+    def _read_state(self) -> _State | None:
+        try:
+            return _State(**json.loads(self.state_file.read_text()))
+        except (FileNotFoundError, json.JSONDecodeError, TypeError):
+            return None
+
+    def _write_state(self, state: _State) -> None:
+        tmp = self.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(state), indent=2) + "\n")
+        tmp.replace(self.state_file)
+
+
+def find_java(environ: Mapping[str, str] | None = None) -> Path:
+    """Return a Java 17 or 21 binary: JAVA_HOME, then /usr/lib/jvm's OpenJDK 17/21, then PATH.
+
+    Raises:
+        Neo4jUnavailableError: none of them is a Java 17 or 21.
+    """
+    env = os.environ if environ is None else environ
+    candidates: list[Path] = []
+    if env.get("JAVA_HOME"):
+        candidates.append(Path(env["JAVA_HOME"]) / "bin" / "java")
+    for major in SUPPORTED_JAVA:
+        candidates += sorted(Path("/usr/lib/jvm").glob(f"java-{major}-openjdk-*/bin/java"))
+    on_path = shutil.which("java", path=env.get("PATH"))
+    if on_path:
+        candidates.append(Path(on_path))
+    for java in candidates:
+        if java.is_file() and _java_major(java) in SUPPORTED_JAVA:
+            return java
+    raise Neo4jUnavailableError(f"Neo4j 5 needs Java 17 or 21 and found none. {INSTALL_HINT}")
+
+
+def _java_major(java: Path) -> int | None:
+    """Major version of a java binary (8 for 1.8), or None if it cannot be run."""
+    try:
+        result = subprocess.run(
+            [str(java), "-version"], capture_output=True, text=True, timeout=JAVA_PROBE_TIMEOUT
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', result.stderr + result.stdout)
+    if match is None:
+        return None
+    major = int(match.group(1))
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def _pom_bytes() -> bytes:
+    """The Maven pom: package data ``engrava_graph._docker`` first, then the source checkout.
+
+    Raises:
+        Neo4jUnavailableError: neither has it (a broken install).
+    """
+    try:
+        resource = importlib.resources.files("engrava_graph._docker") / POM_NAME
+        if resource.is_file():
+            return resource.read_bytes()
+    except ModuleNotFoundError:
+        pass
+    checkout = Path(__file__).resolve().parents[2] / "docker" / POM_NAME
+    if checkout.is_file():
+        return checkout.read_bytes()
+    raise Neo4jUnavailableError(
+        f"{POM_NAME} is neither in package engrava_graph._docker nor at {checkout}."
+    )
+
+
+def _run_logged(
+    command: list[str], log: Path, timeout: float, env: Mapping[str, str], what: str
+) -> None:
+    """Run ``command`` with its output in ``log``; ``timeout`` in seconds.
+
+    Raises:
+        Neo4jUnavailableError: it exits non-zero or times out; the message has the log's tail.
+    """
+    with open(log, "wb") as handle:
+        try:
+            result = subprocess.run(
+                command, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                timeout=timeout, env=dict(env),
+            )  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise Neo4jUnavailableError(
+                f"{what} took over {timeout:.0f} s. Last lines of {log}:\n{_tail(log)}"
+            ) from None
+    if result.returncode != 0:
+        raise Neo4jUnavailableError(
+            f"{what} failed (exit {result.returncode}). Last lines of {log}:\n{_tail(log)}"
+        )
+
+
+def _probe(info: ConnectionInfo) -> None:
+    """One readiness round trip: connect, authenticate, run ``READINESS_QUERY``."""
+    auth = (info.user, info.password)
+    with GraphDatabase.driver(info.uri, auth=auth, connection_timeout=CONNECT_TIMEOUT) as driver:
+        driver.verify_connectivity()
+        driver.execute_query(READINESS_QUERY, database_=info.database)
+
+
+def _choose_port(configured: int | None, default: int, variable: str, taken: int = 0) -> int:
+    """Return ``configured`` if free; else ``default`` if free and not ``taken``; else a free port.
+
+    Raises:
+        Neo4jUnavailableError: ``configured`` (set through ``variable``) is busy.
+    """
+    if configured is not None:
+        if not _port_free(configured):
+            raise Neo4jUnavailableError(f"Port {configured} ({variable}) is already in use.")
+        return configured
+    if default != taken and _port_free(default):
+        return default
+    while True:
+        port = _free_port()
+        if port != taken:
+            return port
+
+
+def _port_free(port: int) -> bool:
+    """True if a listener can bind 127.0.0.1:``port`` (with SO_REUSEADDR, as Neo4j does)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _has_jars(directory: Path) -> bool:
+    return directory.is_dir() and any(directory.glob("neo4j-*.jar"))
+
+
+def _tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
+def _bolt_uri(port: int) -> str:
+    return f"bolt://127.0.0.1:{port}"
+
+
+def _browser_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}/browser/"
+
+
+def _cache_dir(env: Mapping[str, str]) -> Path:
+    """``$ENGRAVA_GRAPH_HOME``, else ``${XDG_CACHE_HOME:-~/.cache}/engrava-graph``."""
+    if env.get("ENGRAVA_GRAPH_HOME"):
+        return Path(env["ENGRAVA_GRAPH_HOME"]).expanduser()
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base).expanduser() / "engrava-graph"
+
+
+def _port_from_env(env: Mapping[str, str], variable: str) -> int | None:
+    """Raises Neo4jUnavailableError when ``variable`` is set but not a port number."""
+    value = env.get(variable)
+    if not value:
+        return None
+    if not value.isdigit() or not 0 < int(value) < 65536:
+        raise Neo4jUnavailableError(f"{variable}={value!r} is not a port number.")
+    return int(value)
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (created if missing) for the ``with`` block."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,55 @@
+"""The thought-graph model of spec 003: records, enums, errors, filters, time, cycles. No I/O."""
+
+from engrava_graph.model.cycles import (
+    CallableCycleProvider,
+    CycleProvider,
+    MaxCycleProvider,
+    StaticCycleProvider,
+)
+from engrava_graph.model.enums import (
+    EdgeDirection,
+    EdgeType,
+    KnowledgeSource,
+    LifecycleStatus,
+    Priority,
+    ThoughtType,
+    ThoughtVisibility,
+)
+from engrava_graph.model.errors import (
+    CycleProviderError,
+    DuplicateEdgeError,
+    DuplicateThoughtError,
+    EdgeNotFoundError,
+    EmbeddingDimensionMismatchError,
+    EmbeddingError,
+    EngravaGraphError,
+    InvalidFilterError,
+    InvalidNamespaceError,
+    InvalidRecencyArgumentError,
+    InvalidTransitionError,
+    Neo4jUnavailableError,
+    ReadOnlyViolationError,
+    RecencyModeConflictError,
+    ReferentialIntegrityError,
+    SchemaVersionError,
+    StaleDataError,
+    ThoughtNotFoundError,
+    ValidationFailedError,
+)
+from engrava_graph.model.metadata import FieldOp, FieldPredicate, MetadataFilter
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.model.search import HybridSearchResult
+from engrava_graph.model.temporal import ValidTimeFilter
+
+__all__ = [
+    "CallableCycleProvider", "CycleProvider", "CycleProviderError", "DuplicateEdgeError",
+    "DuplicateThoughtError", "EdgeDirection", "EdgeNotFoundError", "EdgeRecord", "EdgeType",
+    "EmbeddingDimensionMismatchError", "EmbeddingError", "EngravaGraphError", "FieldOp",
+    "FieldPredicate", "HybridSearchResult", "InvalidFilterError", "InvalidNamespaceError",
+    "InvalidRecencyArgumentError", "InvalidTransitionError", "KnowledgeSource",
+    "LifecycleStatus", "MaxCycleProvider", "MetadataFilter", "Neo4jUnavailableError",
+    "Priority", "ReadOnlyViolationError", "RecencyModeConflictError",
+    "ReferentialIntegrityError", "SchemaVersionError", "StaleDataError", "StaticCycleProvider",
+    "ThoughtNotFoundError", "ThoughtRecord", "ThoughtType", "ThoughtVisibility",
+    "ValidTimeFilter", "ValidationFailedError",
+]

@@ -1,0 +1,183 @@
+"""The error hierarchy of engrava-graph.
+
+One root, :class:`EngravaGraphError`; every error carries its context as attributes and a message
+that says what to do next. Errors that pydantic validators may raise also subclass ``ValueError``.
+Names follow the peer package ``engrava`` where it has the same error. The REST layer maps each
+class to one HTTP status (``api/errors.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+class EngravaGraphError(Exception):
+    """Root of every error raised by engrava-graph on purpose."""
+
+
+class ValidationFailedError(EngravaGraphError, ValueError):
+    """A request or record failed validation.
+
+    Attributes:
+        errors: pydantic's ``errors()`` list (``loc``, ``msg``, ``type``) when it came from pydantic.
+    """
+
+    def __init__(self, message: str, *, errors: Sequence[dict[str, Any]] = ()) -> None:
+        super().__init__(message)
+        self.errors = list(errors)
+
+
+class InvalidTransitionError(EngravaGraphError, ValueError):
+    """An illegal lifecycle jump, e.g. CREATED -> DONE (spec 003, "Lifecycle")."""
+
+    def __init__(self, *, entity_type: str, current_state: str, target_state: str) -> None:
+        super().__init__(
+            f"{entity_type} cannot go from {current_state} to {target_state}; "
+            f"allowed steps are CREATED->ACTIVE, ACTIVE->DONE|ARCHIVED, DONE->ARCHIVED, "
+            f"ARCHIVED->ACTIVE (use restore_thought)"
+        )
+        self.entity_type = entity_type
+        self.current_state = current_state
+        self.target_state = target_state
+
+
+class ThoughtNotFoundError(EngravaGraphError, LookupError):
+    """No thought with this id in this namespace."""
+
+    def __init__(self, thought_id: str) -> None:
+        super().__init__(f"thought {thought_id!r} does not exist in this namespace")
+        self.thought_id = thought_id
+
+
+class EdgeNotFoundError(EngravaGraphError, LookupError):
+    """No edge with this id in this namespace."""
+
+    def __init__(self, edge_id: str) -> None:
+        super().__init__(f"edge {edge_id!r} does not exist in this namespace")
+        self.edge_id = edge_id
+
+
+class DuplicateThoughtError(EngravaGraphError):
+    """A thought with this id already exists in this namespace."""
+
+    def __init__(self, thought_id: str) -> None:
+        super().__init__(
+            f"thought {thought_id!r} already exists; use update_thought to change it "
+            f"or a new thought_id"
+        )
+        self.thought_id = thought_id
+
+
+class DuplicateEdgeError(EngravaGraphError):
+    """At most one edge per (from_thought_id, to_thought_id, edge_type), and edge ids are unique."""
+
+    def __init__(self, *, from_thought_id: str, to_thought_id: str, edge_type: str,
+                 edge_id: str | None = None) -> None:
+        what = f"edge id {edge_id!r} is taken" if edge_id else (
+            f"an edge {from_thought_id!r} -[{edge_type}]-> {to_thought_id!r} already exists"
+        )
+        super().__init__(f"{what}; update_edge changes an existing edge's weight or metadata")
+        self.from_thought_id = from_thought_id
+        self.to_thought_id = to_thought_id
+        self.edge_type = edge_type
+        self.edge_id = edge_id
+
+
+class ReferentialIntegrityError(EngravaGraphError):
+    """An edge names a thought that does not exist in the store's namespace."""
+
+    def __init__(self, missing_thought_ids: Sequence[str]) -> None:
+        ids = ", ".join(repr(t) for t in missing_thought_ids)
+        super().__init__(
+            f"edge endpoint(s) {ids} do not exist in this namespace; create the thoughts first "
+            f"(edges never cross namespaces)"
+        )
+        self.missing_thought_ids = list(missing_thought_ids)
+
+
+class ReadOnlyViolationError(EngravaGraphError, PermissionError):
+    """A write was attempted through :class:`ReadOnlyEngrava`."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(f"{method}() writes, and this store view is read-only")
+        self.method = method
+
+
+class RecencyModeConflictError(EngravaGraphError, ValueError):
+    """Both recency references were given explicitly (spec 003, "The other recency axis")."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "pass either current_cycle (cycle recency) or recency_now (transaction-time "
+            "recency), not both; the two clocks are never combined"
+        )
+
+
+class InvalidRecencyArgumentError(EngravaGraphError, ValueError):
+    """A malformed ``recency_now`` / ``now`` or a non-positive half-life."""
+
+    def __init__(self, argument: str, value: object, expected: str) -> None:
+        super().__init__(f"{argument}={value!r} is invalid: expected {expected}")
+        self.argument = argument
+        self.value = value
+
+
+class CycleProviderError(EngravaGraphError, ValueError):
+    """A cycle provider returned something that is not a non-negative int (bools rejected)."""
+
+    def __init__(self, value: object) -> None:
+        super().__init__(
+            f"cycle provider returned {value!r} ({type(value).__name__}); a cognitive cycle must "
+            f"be a non-negative int"
+        )
+        self.value = value
+
+
+class InvalidFilterError(EngravaGraphError, ValueError):
+    """A metadata filter that cannot be evaluated (bad path, operator or value)."""
+
+
+class InvalidNamespaceError(EngravaGraphError, ValueError):
+    """A namespace id outside ``[A-Za-z0-9_-]{1,64}``."""
+
+    def __init__(self, namespace: object) -> None:
+        super().__init__(
+            f"namespace {namespace!r} is invalid: use 1-64 letters, digits, '-' or '_'"
+        )
+        self.namespace = namespace
+
+
+class EmbeddingDimensionMismatchError(EngravaGraphError):
+    """The embedding provider and the database's vector index disagree on dimensions."""
+
+    def __init__(self, *, index_dimensions: int, provider_dimensions: int, index_name: str) -> None:
+        super().__init__(
+            f"vector index {index_name!r} has {index_dimensions} dimensions but the embedding "
+            f"provider produces {provider_dimensions}; use a provider with {index_dimensions} "
+            f"dimensions, or drop the index and re-embed every thought"
+        )
+        self.index_dimensions = index_dimensions
+        self.provider_dimensions = provider_dimensions
+
+
+class EmbeddingError(EngravaGraphError):
+    """The embedding provider failed or broke its contract (shape, dtype, finiteness)."""
+
+
+class SchemaVersionError(EngravaGraphError):
+    """The database's schema is newer than this code, or not migrated."""
+
+
+class Neo4jUnavailableError(EngravaGraphError, ConnectionError):
+    """Neo4j cannot be reached or started; the message says what to do."""
+
+
+class StaleDataError(EngravaGraphError):
+    """Concurrent writers kept changing a thought while an update tried to apply."""
+
+    def __init__(self, thought_id: str) -> None:
+        super().__init__(
+            f"thought {thought_id!r} kept changing under concurrent writers; re-read it and retry"
+        )
+        self.thought_id = thought_id

@@ -1,0 +1,149 @@
+"""Time values and the bi-temporal predicates of spec 003 ("The Bi-temporal Model").
+
+Every instant in engrava-graph is a timezone-aware ``datetime`` in UTC; a naive value is read as
+UTC (the host timezone is never consulted). In Neo4j they are stored as ``DateTime`` values.
+
+Valid time (``valid_from`` / ``valid_until``) is when a fact is true in the world; ``None`` is an
+open bound. The predicates, as in the peer package ``engrava``:
+
+- ``valid_at(t)``: ``(valid_from is None or valid_from <= t) and (valid_until is None or valid_until > t)``
+- ``valid_now(now)``: ``valid_at(now)``; the caller supplies ``now``.
+- ``valid_within(start, end)``: the interval overlaps ``[start, end)``, open bounds tolerated.
+- ``valid_between(start, end)``: contained in ``[start, end]``; an open bound excludes the record.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Self
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
+
+from engrava_graph.model.errors import InvalidRecencyArgumentError
+
+
+def to_utc(value: datetime | str) -> datetime:
+    """Normalise an instant to an aware UTC ``datetime``.
+
+    Args:
+        value: an aware or naive ``datetime`` (naive = UTC), a Neo4j ``DateTime`` (anything with
+            ``to_native()``), or an ISO-8601 string (``Z`` suffix accepted).
+
+    Returns:
+        The same instant as an aware ``datetime`` in UTC.
+
+    Raises:
+        ValueError: if a string is not ISO-8601 or the value is not a time at all.
+    """
+    if hasattr(value, "to_native"):
+        value = value.to_native()
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    if not isinstance(value, datetime):
+        raise ValueError(f"expected an ISO-8601 instant, got {type(value).__name__}")
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def _to_utc_or_none(value: object) -> datetime | None:
+    return None if value is None else to_utc(value)  # type: ignore[arg-type]
+
+
+UtcDateTime = Annotated[datetime | None, BeforeValidator(_to_utc_or_none)]
+"""A nullable instant normalised to aware UTC on validation."""
+
+
+def parse_now(argument: str, value: datetime | str) -> datetime:
+    """Parse a caller-supplied "now" (``recency_now``, ``now``) or raise a typed error.
+
+    Raises:
+        InvalidRecencyArgumentError: when ``value`` is not an ISO-8601 instant.
+    """
+    try:
+        return to_utc(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidRecencyArgumentError(argument, value, "an ISO-8601 instant") from exc
+
+
+class ValidTimeKind(StrEnum):
+    """The four bi-temporal predicates."""
+
+    AT = "valid_at"
+    NOW = "valid_now"
+    WITHIN = "valid_within"
+    BETWEEN = "valid_between"
+
+
+class ValidTimeFilter(BaseModel):
+    """One bi-temporal predicate over a record's ``valid_from`` / ``valid_until``.
+
+    Build it with the class methods; ``start``/``end`` are aware UTC instants.
+
+    Examples:
+        >>> f = ValidTimeFilter.within("2023-05-01", "2023-06-01")
+        >>> f.kind.value
+        'valid_within'
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ValidTimeKind
+    start: UtcDateTime
+    end: UtcDateTime
+
+    @model_validator(mode="after")
+    def _check_bounds(self) -> Self:
+        if self.start is None or self.end is None:
+            raise ValueError(f"{self.kind.value} needs both instants")
+        if self.end < self.start:
+            raise ValueError(f"{self.kind.value}: end {self.end} is before start {self.start}")
+        return self
+
+    @classmethod
+    def at(cls, instant: datetime | str) -> ValidTimeFilter:
+        """Records valid at ``instant``."""
+        return cls(kind=ValidTimeKind.AT, start=instant, end=instant)
+
+    @classmethod
+    def now(cls, now: datetime | str) -> ValidTimeFilter:
+        """Records valid at the caller's ``now`` (the core reads no clock)."""
+        return cls(kind=ValidTimeKind.NOW, start=now, end=now)
+
+    @classmethod
+    def within(cls, start: datetime | str, end: datetime | str) -> ValidTimeFilter:
+        """Records whose validity overlaps ``[start, end)``."""
+        return cls(kind=ValidTimeKind.WITHIN, start=start, end=end)
+
+    @classmethod
+    def between(cls, start: datetime | str, end: datetime | str) -> ValidTimeFilter:
+        """Records whose validity lies inside ``[start, end]`` with both bounds set."""
+        return cls(kind=ValidTimeKind.BETWEEN, start=start, end=end)
+
+    def matches(self, valid_from: datetime | None, valid_until: datetime | None) -> bool:
+        """Evaluate the predicate in Python (the Cypher twin is ``cypher/thoughts/list.cypher``)."""
+        start, end = self.start, self.end
+        assert start is not None and end is not None  # guaranteed by the validator
+        if self.kind is ValidTimeKind.BETWEEN:
+            return (valid_from is not None and valid_until is not None
+                    and valid_from >= start and valid_until <= end)
+        if self.kind is ValidTimeKind.WITHIN:
+            return ((valid_from is None or valid_from < end)
+                    and (valid_until is None or valid_until > start))
+        return ((valid_from is None or valid_from <= start)
+                and (valid_until is None or valid_until > start))
+
+    def cypher_params(self) -> dict[str, object]:
+        """The ``$vt_kind`` / ``$vt_start`` / ``$vt_end`` parameters the Cypher predicate reads."""
+        return {"vt_kind": self.kind.value, "vt_start": self.start, "vt_end": self.end}
+
+
+def check_valid_interval(valid_from: datetime | None, valid_until: datetime | None) -> None:
+    """Reject an inverted valid-time interval (equal instants are a legal instantaneous fact).
+
+    Raises:
+        ValueError: if ``valid_from`` is after ``valid_until``.
+    """
+    if valid_from is not None and valid_until is not None and valid_from > valid_until:
+        raise ValueError(f"valid_from ({valid_from}) is after valid_until ({valid_until})")

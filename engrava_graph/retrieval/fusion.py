@@ -1,0 +1,190 @@
+"""Hybrid fusion of the 003 search signals (``search_hybrid`` / ``recall``), pure functions.
+
+Signals, as in the peer package ``engrava``:
+
+- keyword: Lucene BM25 scores, min-max normalised over the candidate set (all equal -> 1.0);
+- vector: cosine similarity clipped to [0, 1];
+- recency, on exactly one axis: cycles ``exp(-ln2 * age_cycles / half_life_cycles)`` with
+  ``age = current_cycle - updated_cycle``, or transaction time
+  ``exp(-ln2 * age_seconds / half_life_seconds)`` from ``updated_at`` (else ``created_at``);
+  a missing timestamp scores 0 (maximally old);
+- priority: P1 1.0, P2 0.6, P3 0.3, P4 0.0.
+
+``score = sum(w_i * s_i)`` over the *active* signals, with the weights of inactive signals
+redistributed proportionally to the active ones (so scores stay in [0, 1]).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engrava_graph.model.errors import InvalidRecencyArgumentError, RecencyModeConflictError
+from engrava_graph.model.temporal import parse_now, to_utc
+
+PRIORITY_BOOST: Mapping[str, float] = {"P1": 1.0, "P2": 0.6, "P3": 0.3, "P4": 0.0}
+
+
+class SearchConfig(BaseModel):
+    """Defaults of hybrid search (the peer's ``SearchConfig`` values).
+
+    Attributes:
+        fts_weight, vector_weight, recency_weight, priority_weight: fusion weights (>= 0).
+        recency_half_life: cycles for cycle recency to halve.
+        recency_now_half_life_seconds: seconds for transaction-time recency to halve (7 days).
+        exact_vector_max_thoughts: a namespace with at most this many thoughts is searched by
+            exact cosine; a larger one by the HNSW vector index, over-fetched.
+        vector_overfetch: minimum ANN over-fetch factor (raised by the database/namespace ratio).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    fts_weight: float = Field(default=0.3, ge=0.0)
+    vector_weight: float = Field(default=0.55, ge=0.0)
+    recency_weight: float = Field(default=0.1, ge=0.0)
+    priority_weight: float = Field(default=0.05, ge=0.0)
+    recency_half_life: int = Field(default=50, gt=0)
+    recency_now_half_life_seconds: int = Field(default=604_800, gt=0)
+    exact_vector_max_thoughts: int = Field(default=20_000, ge=0)
+    vector_overfetch: int = Field(default=4, ge=1)
+
+
+class RecencyAxis(StrEnum):
+    """Which clock recency reads."""
+
+    CYCLE = "cycle"
+    TRANSACTION = "transaction"
+
+
+@dataclass(frozen=True)
+class RecencyReference:
+    """The resolved recency reference of one query.
+
+    Attributes:
+        axis: CYCLE or TRANSACTION.
+        cycle: current cognitive cycle (CYCLE axis).
+        now: the caller's instant, aware UTC (TRANSACTION axis).
+        half_life: cycles (CYCLE) or seconds (TRANSACTION).
+    """
+
+    axis: RecencyAxis
+    cycle: int | None = None
+    now: datetime | None = None
+    half_life: float = 1.0
+
+    def score(self, updated_cycle: int | None, updated_at: object, created_at: object) -> float:
+        """Recency in [0, 1] of one thought (see module docstring)."""
+        rate = math.log(2) / self.half_life
+        if self.axis is RecencyAxis.CYCLE:
+            age = max((self.cycle or 0) - int(updated_cycle or 0), 0)
+            return math.exp(-rate * age)
+        stamp = updated_at if updated_at is not None else created_at
+        if stamp is None or self.now is None:
+            return 0.0
+        age_seconds = max((self.now - to_utc(stamp)).total_seconds(), 0.0)  # type: ignore[arg-type]
+        return math.exp(-rate * age_seconds)
+
+
+def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | None,
+                    provider_cycle: int | None, config: SearchConfig,
+                    recency_half_life: int | None = None,
+                    recency_now_half_life: int | None = None) -> RecencyReference | None:
+    """Pick the recency axis of a query (spec 003, "The other recency axis").
+
+    Explicit ``current_cycle`` and ``recency_now`` together conflict; an explicit ``recency_now``
+    wins over a provider's cycle; with no reference recency is off (None).
+
+    Args:
+        current_cycle: the explicit cycle argument (already validated), or None.
+        recency_now: the explicit transaction-time instant, or None.
+        provider_cycle: the cycle provider's value when no explicit cycle was given, or None.
+        config: defaults for the half-lives.
+        recency_half_life: override, cycles (> 0).
+        recency_now_half_life: override, seconds (> 0).
+
+    Raises:
+        RecencyModeConflictError: both explicit references.
+        InvalidRecencyArgumentError: malformed ``recency_now`` or a non-positive half-life.
+    """
+    if current_cycle is not None and recency_now is not None:
+        raise RecencyModeConflictError()
+    for name, value in (("recency_half_life", recency_half_life),
+                        ("recency_now_half_life", recency_now_half_life)):
+        if value is not None and (isinstance(value, bool) or value <= 0):
+            raise InvalidRecencyArgumentError(name, value, "a positive number")
+    if recency_now is not None:
+        return RecencyReference(
+            axis=RecencyAxis.TRANSACTION, now=parse_now("recency_now", recency_now),
+            half_life=float(recency_now_half_life or config.recency_now_half_life_seconds),
+        )
+    cycle = current_cycle if current_cycle is not None else provider_cycle
+    if cycle is None:
+        return None
+    return RecencyReference(axis=RecencyAxis.CYCLE, cycle=cycle,
+                            half_life=float(recency_half_life or config.recency_half_life))
+
+
+def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[str, float]:
+    """Scale the active signals' weights to sum to 1; inactive signals get 0.
+
+    Examples:
+        >>> redistribute({"a": 0.3, "b": 0.1, "c": 0.6}, ["a", "b"])
+        {'a': 0.75, 'b': 0.25, 'c': 0.0}
+    """
+    active_set = set(active)
+    total = sum(w for k, w in weights.items() if k in active_set)
+    if total <= 0:
+        return {k: 0.0 for k in weights}
+    return {k: (w / total if k in active_set else 0.0) for k, w in weights.items()}
+
+
+def min_max(scores: Mapping[str, float]) -> dict[str, float]:
+    """Min-max normalise to [0, 1]; when all scores are equal every one becomes 1.0."""
+    if not scores:
+        return {}
+    low, high = min(scores.values()), max(scores.values())
+    if high - low <= 1e-12:
+        return {k: 1.0 for k in scores}
+    return {k: (v - low) / (high - low) for k, v in scores.items()}
+
+
+def fuse(signals: Mapping[str, Mapping[str, float]], weights: Mapping[str, float],
+         top_k: int) -> list[tuple[str, float]]:
+    """Weighted sum of per-signal scores, ranked.
+
+    Args:
+        signals: ``{signal: {thought_id: score in [0, 1]}}``; a thought missing from a signal
+            scores 0 on it.
+        weights: ``{signal: weight}`` already redistributed.
+        top_k: how many to return.
+
+    Returns:
+        ``(thought_id, score)`` sorted by score descending, ties by thought_id ascending.
+    """
+    ids: set[str] = set()
+    for per_id in signals.values():
+        ids.update(per_id)
+    scored = [(tid, sum(weights.get(s, 0.0) * signals[s].get(tid, 0.0) for s in signals))
+              for tid in ids]
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return [(tid, round(score, 12)) for tid, score in scored[:top_k]]
+
+
+def index_score_to_cosine(score: float) -> float:
+    """Neo4j's cosine score ``(1 + cos) / 2`` back to ``cos`` clipped to [0, 1]."""
+    return min(max(2.0 * score - 1.0, 0.0), 1.0)
+
+
+def cosine_to_index_score(threshold: float) -> float:
+    """A cosine threshold in [0, 1] as Neo4j's ``(1 + cos) / 2`` score."""
+    return (1.0 + threshold) / 2.0
+
+
+def priority_scores(rows: Sequence[Mapping[str, object]]) -> dict[str, float]:
+    """``{thought_id: boost}`` from rows with ``thought_id`` and ``priority``."""
+    return {str(r["thought_id"]): PRIORITY_BOOST.get(str(r["priority"]), 0.0) for r in rows}

@@ -1,0 +1,336 @@
+"""Signals, ranking and confidence (000 Phases 5, 7 and 9).
+
+Every signal is a float in [0, 1] so the Phase 7 composite is a convex combination and
+stays in [0, 1]. The orchestrator computes the signals (from Cypher rows) with the helpers
+here, ranks by :func:`composite_score` and reports :func:`confidence`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engrava_graph.retrieval.types import SUM_TOLERANCE, InvalidQueryError, Pathway, UnitFloat
+
+SignalName = Literal["similarity", "temporal", "causal", "importance", "access_frequency"]
+"""The five ranked signals of 000 Phase 7, named as in :class:`RankWeights`."""
+
+SIGNAL_NAMES: Final[tuple[SignalName, ...]] = (
+    "similarity",
+    "temporal",
+    "causal",
+    "importance",
+    "access_frequency",
+)
+
+
+class RankWeights(BaseModel):
+    """Weights of the Phase 7 composite score; non-negative, summing to 1.
+
+    The defaults are the spec's formula::
+
+        score = similarity * 0.35 + temporal * 0.20 + causal * 0.20
+              + importance * 0.15 + access_frequency * 0.10
+
+    Frozen: derive variants with :func:`tune_weights` or ``model_copy(update=...)``
+    (which skips validation, so prefer :func:`tune_weights`).
+
+    Examples:
+        >>> RankWeights().similarity
+        0.35
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    similarity: UnitFloat = 0.35
+    temporal: UnitFloat = 0.20
+    causal: UnitFloat = 0.20
+    importance: UnitFloat = 0.15
+    access_frequency: UnitFloat = 0.10
+
+    @model_validator(mode="after")
+    def _sums_to_one(self) -> RankWeights:
+        total = sum(self.as_dict().values())
+        if not math.isclose(total, 1.0, abs_tol=SUM_TOLERANCE):
+            raise ValueError(f"rank weights must sum to 1, got {total}")
+        return self
+
+    def as_dict(self) -> dict[SignalName, float]:
+        """Return the weights keyed by signal name, in :data:`SIGNAL_NAMES` order."""
+        return {name: float(getattr(self, name)) for name in SIGNAL_NAMES}
+
+
+def _pin(weights: RankWeights, pinned: Mapping[SignalName, float]) -> RankWeights:
+    """Set some weights to given values and rescale the others to keep the sum at 1.
+
+    If the pinned values sum to at most 1 and some unpinned weight is positive, pinned
+    weights keep their values exactly and the unpinned ones are scaled by
+    ``(1 - sum(pinned)) / sum(unpinned)``. Otherwise the whole vector is divided by its sum.
+    """
+    current = weights.as_dict()
+    free = {name: w for name, w in current.items() if name not in pinned}
+    pinned_total, free_total = sum(pinned.values()), sum(free.values())
+    if pinned_total <= 1.0 and free_total > 0.0:
+        scale = (1.0 - pinned_total) / free_total
+        merged = {**{n: w * scale for n, w in free.items()}, **pinned}
+    else:
+        total = pinned_total + free_total
+        if total == 0.0:
+            raise InvalidQueryError("all rank weights would be zero", field="weights")
+        merged = {n: w / total for n, w in {**free, **pinned}.items()}
+    return RankWeights(**merged)
+
+
+DEFAULT_WEIGHTS: Final = RankWeights()
+"""The spec's Phase 7 weights: 0.35 / 0.20 / 0.20 / 0.15 / 0.10."""
+
+PATHWAY_PINS: Final[Mapping[Pathway, Mapping[SignalName, float]]] = MappingProxyType(
+    {
+        Pathway.EXACT: MappingProxyType({"similarity": 0.55}),
+        Pathway.ENERGY: MappingProxyType({"importance": 0.25, "access_frequency": 0.20}),
+        Pathway.ATTENTION: MappingProxyType({"temporal": 0.30, "causal": 0.30}),
+    }
+)
+"""The weights each pathway raises (000 Phase 7); the rest of :data:`DEFAULT_WEIGHTS` is
+scaled proportionally to fill the remainder."""
+
+PATHWAY_WEIGHTS: Final[Mapping[Pathway, RankWeights]] = MappingProxyType(
+    {pathway: _pin(DEFAULT_WEIGHTS, pins) for pathway, pins in PATHWAY_PINS.items()}
+)
+"""Rank weights per pathway (similarity / temporal / causal / importance / access_frequency):
+
+* exact: 0.55 / 0.138462 / 0.138462 / 0.103846 / 0.069231 (the other four x 0.45/0.65)
+* energy: 0.256667 / 0.146667 / 0.146667 / 0.25 / 0.20 (the first three x 0.55/0.75)
+* attention: 0.233333 / 0.30 / 0.30 / 0.10 / 0.066667 (the other three x 0.40/0.60)
+"""
+
+
+def tune_weights(
+    weights: RankWeights,
+    *,
+    temporal_weight: float | None = None,
+    causal_weight: float | None = None,
+) -> RankWeights:
+    """Apply a request's ``temporal_weight`` / ``causal_weight`` knobs (000 "Tuning the cycle").
+
+    A knob left as None keeps the pathway's value. A given knob replaces that weight
+    exactly and the other weights are scaled proportionally so the vector sums to 1; if
+    both knobs are given and add up to more than 1, all five weights are divided by their
+    sum instead (so the knobs keep their ratio, not their values).
+
+    When Phase 6 is skipped (non-causal intent), pass ``causal_weight=0.0`` unless the
+    request set it, so the absent causal signal does not cap every composite at 0.8.
+
+    Args:
+        weights: The pathway's weights, e.g. ``PATHWAY_WEIGHTS[Pathway.EXACT]``.
+        temporal_weight: Recency/temporal weight in [0, 1], or None.
+        causal_weight: Causal weight in [0, 1], or None.
+
+    Returns:
+        New weights summing to 1.
+
+    Raises:
+        InvalidQueryError: If a knob is outside [0, 1] or every weight would be zero.
+
+    Examples:
+        >>> tune_weights(RankWeights(), temporal_weight=0.5).temporal
+        0.5
+    """
+    knobs: tuple[tuple[SignalName, float | None], ...] = (
+        ("temporal", temporal_weight),
+        ("causal", causal_weight),
+    )
+    pinned: dict[SignalName, float] = {}
+    for name, knob in knobs:
+        if knob is None:
+            continue
+        if not 0.0 <= knob <= 1.0:
+            field = f"{name}_weight"
+            raise InvalidQueryError(f"{field} must be in [0, 1], got {knob}", field=field)
+        pinned[name] = float(knob)
+    return _pin(weights, pinned) if pinned else weights
+
+
+def decay_factor(age_days: float, decay_rate: float) -> float:
+    """Power-law temporal decay, 000 Phase 5: ``1 / (1 + age_days * decay_rate)``.
+
+    Age is measured from the last access, not from creation (reinforcement resets the
+    clock); the caller computes it from the request's ``now``.
+
+    Args:
+        age_days: Effective age in days; negative ages (clock skew) count as 0.
+        decay_rate: Decay per day, >= 0 (0 disables decay).
+
+    Returns:
+        A factor in (0, 1]; 1.0 at age 0, 0.25 at 30 days with rate 0.1.
+
+    Raises:
+        ValueError: If ``decay_rate`` is negative.
+    """
+    if decay_rate < 0.0:
+        raise ValueError(f"decay_rate must be >= 0, got {decay_rate}")
+    return 1.0 / (1.0 + max(age_days, 0.0) * decay_rate)
+
+
+def access_frequency_score(access_count: int, saturation: int = 10) -> float:
+    """Access-frequency signal: ``log(1 + n) / log(1 + saturation)``, capped at 1.
+
+    Logarithmic so the first few accesses matter most; ``saturation`` accesses or more
+    score 1.
+
+    Args:
+        access_count: Times the thought was recalled, >= 0.
+        saturation: Access count that reaches 1.0, >= 1.
+
+    Returns:
+        A score in [0, 1].
+
+    Raises:
+        ValueError: If ``access_count`` is negative or ``saturation`` < 1.
+    """
+    if access_count < 0 or saturation < 1:
+        raise ValueError(
+            f"need access_count >= 0 and saturation >= 1, got {access_count} and {saturation}"
+        )
+    return min(1.0, math.log1p(access_count) / math.log1p(saturation))
+
+
+PRIORITY_BOOST: Final[Mapping[str, float]] = MappingProxyType(
+    {"P1": 1.0, "P2": 0.6, "P3": 0.3, "P4": 0.0}
+)
+"""Priority to importance, as the peer ``engrava``'s default priority boost."""
+
+PRIORITY_SHARE: Final = 0.7
+"""Share of priority in :func:`importance_score`; the rest is the thought's confidence."""
+
+NEUTRAL_CONFIDENCE: Final = 0.5
+"""Confidence assumed for a thought that has none."""
+
+
+def importance_score(priority: str, confidence: float | None) -> float:
+    """Importance signal: ``0.7 * PRIORITY_BOOST[priority] + 0.3 * confidence``.
+
+    Priority is the writer's explicit importance label, so it dominates; the thought's
+    own confidence (None counts as 0.5) moderates it.
+
+    Args:
+        priority: ``"P1"`` .. ``"P4"`` (a ``StrEnum`` member works too).
+        confidence: The thought's confidence in [0, 1], or None.
+
+    Returns:
+        A score in [0, 1]: P1 with confidence 1 gives 1.0, P4 with confidence 0 gives 0.0.
+
+    Raises:
+        ValueError: If ``priority`` is unknown or ``confidence`` outside [0, 1].
+    """
+    if priority not in PRIORITY_BOOST:
+        expected = ", ".join(PRIORITY_BOOST)
+        raise ValueError(f"unknown priority {priority!r}; expected one of {expected}")
+    belief = NEUTRAL_CONFIDENCE if confidence is None else confidence
+    if not 0.0 <= belief <= 1.0:
+        raise ValueError(f"confidence must be in [0, 1], got {confidence}")
+    return PRIORITY_SHARE * PRIORITY_BOOST[priority] + (1.0 - PRIORITY_SHARE) * belief
+
+
+class CandidateSignals(BaseModel):
+    """The per-candidate signals ranked in Phase 7, each in [0, 1].
+
+    Attributes:
+        thought_id: The candidate thought.
+        similarity: Fused semantic/keyword relevance to the query, 0 = unrelated. Neo4j's
+            cosine vector index returns ``(1 + cos) / 2``; rescale it to ``max(0, 2s - 1)``
+            first, or unrelated text would look half-relevant.
+        temporal: Temporal relevance: inside the query's time range, or recency by
+            :func:`decay_factor` when the query has none.
+        causal: Causal relevance from Phase 6 (0 when the phase did not run).
+        importance: :func:`importance_score`.
+        access_frequency: :func:`access_frequency_score`.
+        activation: 1 for a directly activated candidate, ``0.5 ** hops`` for one reached by
+            spreading activation (Phase 4, after Collins & Loftus 1975).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    thought_id: str = Field(min_length=1)
+    similarity: UnitFloat
+    temporal: UnitFloat
+    causal: UnitFloat
+    importance: UnitFloat
+    access_frequency: UnitFloat
+    activation: UnitFloat = 1.0
+
+
+def composite_score(signals: CandidateSignals, weights: RankWeights) -> float:
+    """The Phase 7 rank score: the weighted sum of the five signals.
+
+    Args:
+        signals: One candidate's signals.
+        weights: Pathway (and request) weights.
+
+    Returns:
+        A score in [0, 1].
+    """
+    return sum(w * float(getattr(signals, name)) for name, w in weights.as_dict().items())
+
+
+ACTIVATION_FLOOR: Final = 0.5
+"""Confidence multiplier of a candidate with activation 0 (see :func:`confidence`)."""
+
+RELEVANCE_FLOOR: Final = 0.5
+"""Confidence multiplier of a candidate with similarity 0 (see :func:`confidence`)."""
+
+RELEVANCE_SATURATION: Final = 0.5
+"""Similarity at and above which the relevance gate is fully open."""
+
+
+def confidence(
+    signals: CandidateSignals,
+    weights: RankWeights,
+    *,
+    activation_floor: float = ACTIVATION_FLOOR,
+    relevance_floor: float = RELEVANCE_FLOOR,
+    relevance_saturation: float = RELEVANCE_SATURATION,
+) -> float:
+    """Phase 9 confidence: how sure we are that the memory answers the query, in [0, 1].
+
+    ``confidence = composite * strength * gate`` where
+
+    * ``composite`` = :func:`composite_score` (all five signals, so an old, unreinforced
+      memory scores lower than its similarity alone would say);
+    * ``strength = activation_floor + (1 - activation_floor) * activation``: a memory
+      reached by spreading is less certain than one matched directly, yet a 2-hop cause
+      (activation 0.25) keeps 62.5% with the default floor 0.5;
+    * ``gate = relevance_floor + (1 - relevance_floor) * min(1, similarity /
+      relevance_saturation)``: with zero semantic/keyword relevance confidence is at most
+      ``relevance_floor * (1 - weights.similarity)`` (0.325 with the spec's weights), while
+      moderate similarity (>= 0.5) with strong causal links and recent reinforcement can
+      still score high, as Phase 9 asks.
+
+    Each factor is non-negative and non-decreasing in its signals, so confidence is
+    monotone (non-decreasing) in every signal.
+
+    Args:
+        signals: One candidate's signals.
+        weights: The same weights used for ranking.
+        activation_floor: ``strength`` at activation 0, in [0, 1].
+        relevance_floor: ``gate`` at similarity 0, in [0, 1].
+        relevance_saturation: Similarity that opens the gate fully, in (0, 1].
+
+    Returns:
+        Confidence in [0, 1].
+
+    Raises:
+        ValueError: If a calibration parameter is out of range.
+    """
+    if not (0.0 <= activation_floor <= 1.0 and 0.0 <= relevance_floor <= 1.0):
+        raise ValueError("activation_floor and relevance_floor must be in [0, 1]")
+    if not 0.0 < relevance_saturation <= 1.0:
+        raise ValueError("relevance_saturation must be in (0, 1]")
+    strength = activation_floor + (1.0 - activation_floor) * signals.activation
+    openness = min(1.0, signals.similarity / relevance_saturation)
+    gate = relevance_floor + (1.0 - relevance_floor) * openness
+    return min(1.0, max(0.0, composite_score(signals, weights) * strength * gate))

@@ -1,0 +1,138 @@
+"""search_fts, search_similar, search_hybrid/recall: signals, recency axes, archived rule, access."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engrava_graph.model import (
+    CycleProviderError,
+    InvalidRecencyArgumentError,
+    LifecycleStatus,
+    MetadataFilter,
+    RecencyModeConflictError,
+    StaticCycleProvider,
+)
+from engrava_graph.model.cycles import CallableCycleProvider
+from tests.factories import thought
+
+PETS = ["Caroline adopted a golden retriever puppy named Max",
+        "Melanie painted a sunrise over the lake last summer",
+        "The quarterly budget review is scheduled for Friday"]
+
+
+@pytest.fixture
+async def pets(store):
+    return await store.bulk_store([thought(text) for text in PETS])
+
+
+async def test_fulltext_finds_keywords_and_escapes_operators(store, pets):
+    hits = await store.search_fts("retriever")
+    assert hits and hits[0][0] == pets[0].thought_id
+    # Lucene syntax in user text is data, not syntax
+    assert await store.search_fts('budget AND ") OR *:* (') != []
+    assert await store.search_fts("!!! ???") == []
+
+
+async def test_similar_ranks_by_meaning(store, pets):
+    vector = store.embed_query("a dog as a new pet")
+    hits = await store.search_similar(vector, top_k=3)
+    assert hits[0][0] == pets[0].thought_id
+    assert all(0.0 <= s <= 1.0 for _, s in hits)
+    assert await store.search_similar(vector, threshold=0.99) == []
+
+
+async def test_hybrid_fuses_and_reports_backends(store, pets):
+    result = await store.search_hybrid("puppy dog", top_k=2)
+    assert result.results[0][0] == pets[0].thought_id
+    assert result.backends_used == {"fulltext", "vector", "priority"}
+    assert result.recency_axis is None
+    scores = [s for _, s in result.results]
+    assert scores == sorted(scores, reverse=True) and all(0 <= s <= 1 for s in scores)
+
+
+async def test_archived_excluded_then_readmitted(store, pets):
+    await store.update_thought(pets[0].thought_id, lifecycle_status=LifecycleStatus.ARCHIVED)
+    ids = [i for i, _ in (await store.recall("golden retriever puppy")).results]
+    assert pets[0].thought_id not in ids
+    assert pets[0].thought_id not in [i for i, _ in await store.search_fts("retriever")]
+    again = await store.recall("golden retriever puppy", include_archived=True)
+    assert again.results[0][0] == pets[0].thought_id
+
+
+async def test_cycle_recency_prefers_fresh(make_store):
+    store = make_store()
+    old = thought("weekly standup notes about the release", created_cycle=0, updated_cycle=0)
+    new = thought("weekly standup notes about the release.", created_cycle=100, updated_cycle=100)
+    await store.bulk_store([old, new])
+    ranked = await store.search_hybrid("weekly standup notes", current_cycle=100,
+                                       recency_weight=0.5)
+    assert ranked.recency_axis == "cycle" and "recency" in ranked.backends_used
+    assert ranked.results[0][0] == new.thought_id
+
+
+async def test_transaction_recency_axis(make_store):
+    ticks = iter([datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 3, 1, tzinfo=UTC)])
+    current = {"now": next(ticks)}
+    store = make_store(clock=lambda: current["now"])
+    old = await store.create_thought(thought("quarterly planning meeting summary"))
+    current["now"] = next(ticks)
+    new = await store.create_thought(thought("quarterly planning meeting summary!"))
+    ranked = await store.search_hybrid("quarterly planning", recency_now="2024-03-02T00:00:00",
+                                       recency_weight=0.5)
+    assert ranked.recency_axis == "transaction"
+    assert ranked.results[0][0] == new.thought_id and old.thought_id in dict(ranked.results)
+
+
+async def test_recency_argument_errors(store, pets):
+    with pytest.raises(RecencyModeConflictError):
+        await store.search_hybrid("x", current_cycle=1, recency_now="2024-01-01T00:00:00Z")
+    with pytest.raises(InvalidRecencyArgumentError):
+        await store.search_hybrid("x", recency_now="last tuesday")
+    with pytest.raises(InvalidRecencyArgumentError):
+        await store.search_hybrid("x", recency_now="2024-01-01", recency_now_half_life=0)
+
+
+async def test_cycle_provider_feeds_recency_and_is_validated(make_store):
+    store = make_store(cycle_provider=StaticCycleProvider(7))
+    await store.create_thought(thought("provider driven recency"))
+    assert (await store.recall("provider driven")).recency_axis == "cycle"
+    # an explicit recency_now wins over the provider without conflict
+    assert (await store.recall("provider", recency_now="2024-01-01T00:00:00Z")).recency_axis == "transaction"
+    bad = make_store(cycle_provider=CallableCycleProvider(lambda: True))
+    with pytest.raises(CycleProviderError):
+        await bad.recall("anything")
+
+
+async def test_without_provider_search_is_keyword_only(make_store):
+    store = make_store(embedding_provider=None)
+    t = await store.create_thought(thought("keyword only retrieval works"))
+    result = await store.search_hybrid("retrieval")
+    assert result.results[0][0] == t.thought_id and "vector" not in result.backends_used
+
+
+async def test_metadata_filter_in_hybrid(store):
+    a = await store.create_thought(thought("shared topic", metadata={"speaker": "A"}))
+    await store.create_thought(thought("shared topic too", metadata={"speaker": "B"}))
+    result = await store.recall("shared topic", filters=MetadataFilter.equals(speaker="A"))
+    assert [i for i, _ in result.results] == [a.thought_id]
+
+
+async def test_access_tracking_buffer_and_flush(make_store):
+    store = make_store(access_tracking_enabled=True)
+    t = await store.create_thought(thought("tracked memory about sailing"))
+    await store.get_thought(t.thought_id)
+    await store.recall("sailing")
+    assert (await store.get_thoughts([t.thought_id]))[t.thought_id].access_count == 0
+    assert await store.flush_access_buffer() == 1
+    got = (await store.get_thoughts([t.thought_id]))[t.thought_id]
+    assert got.access_count == 2 and got.last_accessed_at is not None
+    await store.record_access(t.thought_id)
+    assert (await store.get_thoughts([t.thought_id]))[t.thought_id].access_count == 3
+
+
+async def test_expired_thoughts_are_not_retrieved(store):
+    gone = thought("ephemeral reminder about parking", expires_at=datetime.now(UTC) - timedelta(1))
+    await store.create_thought(gone)
+    assert await store.search_fts("parking") == []

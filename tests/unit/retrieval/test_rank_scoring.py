@@ -1,0 +1,210 @@
+"""Decay, signals, rank weights and confidence (000 Phases 5, 7, 9)."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from engrava_graph.retrieval.scoring import (
+    DEFAULT_WEIGHTS,
+    PATHWAY_WEIGHTS,
+    SIGNAL_NAMES,
+    CandidateSignals,
+    RankWeights,
+    access_frequency_score,
+    composite_score,
+    confidence,
+    decay_factor,
+    importance_score,
+    tune_weights,
+)
+from engrava_graph.retrieval.types import InvalidQueryError, Pathway
+
+
+def test_default_weights_are_the_spec_formula() -> None:
+    assert DEFAULT_WEIGHTS.as_dict() == {
+        "similarity": 0.35,
+        "temporal": 0.20,
+        "causal": 0.20,
+        "importance": 0.15,
+        "access_frequency": 0.10,
+    }
+
+
+@pytest.mark.parametrize("pathway", list(Pathway))
+def test_every_pathway_has_weights_summing_to_one(pathway: Pathway) -> None:
+    assert math.isclose(sum(PATHWAY_WEIGHTS[pathway].as_dict().values()), 1.0)
+
+
+def test_pathway_emphasis_matches_the_spec() -> None:
+    exact, energy, attention = (PATHWAY_WEIGHTS[p] for p in Pathway)
+    assert exact.similarity == 0.55
+    # the rest of the spec's weights scaled down proportionally
+    assert math.isclose(exact.temporal / exact.importance, 0.20 / 0.15)
+    assert math.isclose(exact.causal / exact.access_frequency, 0.20 / 0.10)
+    assert energy.importance > DEFAULT_WEIGHTS.importance
+    assert energy.access_frequency > DEFAULT_WEIGHTS.access_frequency
+    assert attention.causal > DEFAULT_WEIGHTS.causal
+    assert attention.temporal > DEFAULT_WEIGHTS.temporal
+    assert round(exact.temporal, 6) == 0.138462
+    assert round(energy.similarity, 6) == 0.256667
+    assert round(attention.similarity, 6) == 0.233333
+
+
+def test_weights_must_sum_to_one_and_are_frozen() -> None:
+    with pytest.raises(ValidationError):
+        RankWeights(similarity=0.9)
+    with pytest.raises(ValidationError):
+        DEFAULT_WEIGHTS.similarity = 0.5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("pathway", "temporal", "causal"),
+    list(itertools.product(Pathway, [None, 0.0, 0.3, 1.0], [None, 0.0, 0.5, 1.0])),
+)
+def test_tuned_weights_sum_to_one(
+    pathway: Pathway, temporal: float | None, causal: float | None
+) -> None:
+    tuned = tune_weights(PATHWAY_WEIGHTS[pathway], temporal_weight=temporal, causal_weight=causal)
+    assert math.isclose(sum(tuned.as_dict().values()), 1.0)
+    if temporal is not None and causal is not None and temporal + causal > 1.0:
+        assert math.isclose(tuned.temporal * causal, tuned.causal * temporal)
+    else:
+        if temporal is not None:
+            assert math.isclose(tuned.temporal, temporal)
+        if causal is not None:
+            assert math.isclose(tuned.causal, causal)
+
+
+def test_tuning_scales_the_others_proportionally() -> None:
+    tuned = tune_weights(DEFAULT_WEIGHTS, causal_weight=0.0)
+    assert tuned.causal == 0.0
+    assert math.isclose(tuned.similarity, 0.35 / 0.8)
+    assert math.isclose(tuned.access_frequency, 0.10 / 0.8)
+
+
+def test_no_knobs_return_the_same_weights() -> None:
+    assert tune_weights(DEFAULT_WEIGHTS) is DEFAULT_WEIGHTS
+
+
+@pytest.mark.parametrize("knob", [-0.1, 1.5, float("nan")])
+def test_knobs_outside_the_unit_interval_are_rejected(knob: float) -> None:
+    with pytest.raises(InvalidQueryError) as caught:
+        tune_weights(DEFAULT_WEIGHTS, temporal_weight=knob)
+    assert caught.value.field == "temporal_weight"
+
+
+def test_tuning_that_zeroes_everything_is_rejected() -> None:
+    only_time = RankWeights(
+        similarity=0.0, temporal=1.0, causal=0.0, importance=0.0, access_frequency=0.0
+    )
+    with pytest.raises(InvalidQueryError):
+        tune_weights(only_time, temporal_weight=0.0)
+
+
+@pytest.mark.parametrize(
+    ("age_days", "rate", "expected"),
+    [(0.0, 0.1, 1.0), (30.0, 0.1, 0.25), (1.0, 1.0, 0.5), (-5.0, 0.1, 1.0), (365.0, 0.0, 1.0)],
+)
+def test_decay_factor_power_law(age_days: float, rate: float, expected: float) -> None:
+    assert math.isclose(decay_factor(age_days, rate), expected)
+
+
+def test_decay_factor_decreases_with_age_and_rejects_negative_rate() -> None:
+    values = [decay_factor(age, 0.1) for age in (0, 1, 7, 30, 180)]
+    assert values == sorted(values, reverse=True)
+    with pytest.raises(ValueError):
+        decay_factor(1.0, -0.1)
+
+
+def test_access_frequency_is_log_saturating() -> None:
+    scores = [access_frequency_score(n) for n in range(15)]
+    assert scores[0] == 0.0 and scores[10] == 1.0 and scores[14] == 1.0
+    assert scores == sorted(scores)
+    assert scores[1] - scores[0] > scores[9] - scores[8]
+    assert access_frequency_score(3, saturation=3) == 1.0
+    with pytest.raises(ValueError):
+        access_frequency_score(-1)
+    with pytest.raises(ValueError):
+        access_frequency_score(1, saturation=0)
+
+
+def test_importance_blends_priority_and_confidence() -> None:
+    assert importance_score("P1", 1.0) == 1.0
+    assert importance_score("P4", 0.0) == 0.0
+    assert math.isclose(importance_score("P2", None), 0.7 * 0.6 + 0.3 * 0.5)
+    ranked = [importance_score(p, 0.5) for p in ("P1", "P2", "P3", "P4")]
+    assert ranked == sorted(ranked, reverse=True)
+    with pytest.raises(ValueError):
+        importance_score("P0", 0.5)
+    with pytest.raises(ValueError):
+        importance_score("P1", 1.5)
+
+
+def signals(**overrides: float) -> CandidateSignals:
+    values = {name: 0.5 for name in SIGNAL_NAMES} | {"activation": 1.0} | overrides
+    return CandidateSignals(thought_id="t1", **values)
+
+
+def test_candidate_signals_are_bounded() -> None:
+    with pytest.raises(ValidationError):
+        signals(similarity=1.2)
+    with pytest.raises(ValidationError):
+        signals(activation=-0.5)
+
+
+def test_composite_score_is_the_weighted_sum() -> None:
+    s = signals(similarity=1.0, temporal=0.5, causal=0.0, importance=0.2, access_frequency=1.0)
+    assert math.isclose(composite_score(s, DEFAULT_WEIGHTS), 0.35 + 0.10 + 0.0 + 0.03 + 0.10)
+
+
+def test_confidence_is_not_raw_similarity() -> None:
+    fresh = signals(similarity=0.8, temporal=1.0, importance=0.8, access_frequency=0.8, causal=0.5)
+    stale = signals(similarity=0.8, temporal=0.05, importance=0.1, access_frequency=0.0, causal=0.0)
+    assert confidence(stale, DEFAULT_WEIGHTS) < 0.4 < confidence(fresh, DEFAULT_WEIGHTS)
+
+
+def test_moderate_similarity_with_strong_causal_links_can_be_confident() -> None:
+    s = signals(similarity=0.5, temporal=1.0, causal=1.0, importance=0.8, access_frequency=0.8)
+    assert confidence(s, PATHWAY_WEIGHTS[Pathway.ATTENTION]) > 0.8
+
+
+@pytest.mark.parametrize("pathway", list(Pathway))
+def test_zero_relevance_cannot_reach_high_confidence(pathway: Pathway) -> None:
+    s = signals(similarity=0.0, temporal=1.0, causal=1.0, importance=1.0, access_frequency=1.0)
+    assert confidence(s, PATHWAY_WEIGHTS[pathway]) <= 0.5
+
+
+def test_spreading_lowers_confidence_by_hops() -> None:
+    by_hops = [confidence(signals(activation=0.5**hops), DEFAULT_WEIGHTS) for hops in range(3)]
+    assert by_hops == sorted(by_hops, reverse=True)
+    assert math.isclose(by_hops[2] / by_hops[0], 0.625)
+
+
+@pytest.mark.parametrize("name", [*SIGNAL_NAMES, "activation"])
+@pytest.mark.parametrize("pathway", list(Pathway))
+def test_confidence_is_monotone_in_each_signal(name: str, pathway: Pathway) -> None:
+    rng = np.random.default_rng(7)
+    weights = PATHWAY_WEIGHTS[pathway]
+    grid = np.linspace(0.0, 1.0, 11)
+    for _ in range(25):
+        base = {key: float(rng.random()) for key in [*SIGNAL_NAMES, "activation"]}
+        values = [confidence(signals(**(base | {name: float(x)})), weights) for x in grid]
+        assert all(0.0 <= v <= 1.0 for v in values)
+        assert all(b >= a - 1e-12 for a, b in itertools.pairwise(values))
+
+
+def test_confidence_extremes() -> None:
+    assert confidence(signals(**dict.fromkeys(SIGNAL_NAMES, 1.0)), DEFAULT_WEIGHTS) == 1.0
+    assert confidence(signals(**dict.fromkeys(SIGNAL_NAMES, 0.0)), DEFAULT_WEIGHTS) == 0.0
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"activation_floor": 1.5}, {"relevance_floor": -0.1}, {"relevance_saturation": 0.0}],
+)
+def test_confidence_rejects_bad_calibration(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        confidence(signals(), DEFAULT_WEIGHTS, **kwargs)

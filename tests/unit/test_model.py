@@ -1,0 +1,157 @@
+"""The 003 model without a database: records, enums, errors, metadata, time, cycles."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from pydantic import ValidationError
+
+from engrava_graph.model import (
+    CallableCycleProvider,
+    CycleProviderError,
+    EdgeRecord,
+    EdgeType,
+    FieldOp,
+    FieldPredicate,
+    InvalidFilterError,
+    InvalidNamespaceError,
+    InvalidTransitionError,
+    LifecycleStatus,
+    MetadataFilter,
+    Priority,
+    StaticCycleProvider,
+    ThoughtRecord,
+    ThoughtType,
+    ValidTimeFilter,
+)
+from engrava_graph.model.cycles import resolve_cycle
+from engrava_graph.model.metadata import flatten_metadata
+from engrava_graph.model.namespace import fulltext_namespace_token, validate_namespace
+from tests.factories import thought
+
+
+def test_thought_types_are_exactly_the_six():
+    assert [t.value for t in ThoughtType] == ["TASK", "OBSERVATION", "BELIEF", "REFLECTION",
+                                              "OUTPUT_DRAFT", "NOTE"]
+    assert ThoughtType.OUTPUT_DRAFT.label == "OutputDraft"
+
+
+def test_edge_types_include_the_causal_pair():
+    assert {"CAUSED_BY", "LEADS_TO", "CONSOLIDATED_FROM", "MESSAGE_OF"} <= {e.value for e in EdgeType}
+
+
+def test_priority_orders_p1_first():
+    assert sorted([Priority.P3, Priority.P1, Priority.P4]) == [Priority.P1, Priority.P3, Priority.P4]
+
+
+def test_essence_of_201_characters_is_rejected_with_a_clear_message():
+    with pytest.raises(ValidationError, match="at most 200 characters"):
+        thought("x" * 201)
+    assert len(thought("x" * 200).essence) == 200
+
+
+@pytest.mark.parametrize("field,value", [("content", ""), ("source", ""), ("confidence", 1.5),
+                                         ("created_cycle", -1), ("thought_type", "IDEA")])
+def test_bad_fields(field, value):
+    with pytest.raises(ValidationError):
+        thought("ok", **{field: value})
+    with pytest.raises(ValidationError, match="whitespace"):
+        thought("   ")
+
+
+def test_cycle_order_and_valid_interval():
+    with pytest.raises(ValidationError, match="updated_cycle"):
+        thought("x", created_cycle=5, updated_cycle=4)
+    with pytest.raises(ValidationError, match="valid_from"):
+        thought("x", valid_from="2024-02-01", valid_until="2024-01-01")
+
+
+def test_lifecycle_transitions():
+    t = thought("x", lifecycle_status=LifecycleStatus.CREATED)
+    with pytest.raises(InvalidTransitionError, match="CREATED to DONE"):
+        t.evolve(lifecycle_status=LifecycleStatus.DONE)
+    active = t.evolve(lifecycle_status=LifecycleStatus.ACTIVE)
+    archived = active.evolve(lifecycle_status=LifecycleStatus.ARCHIVED)
+    assert archived.evolve(lifecycle_status=LifecycleStatus.ACTIVE).is_active()
+    # a plain string skips the state machine check (spec 003) and is coerced
+    assert t.evolve(lifecycle_status="DONE").lifecycle_status is LifecycleStatus.DONE
+
+
+def test_created_at_is_immutable_but_restating_is_fine():
+    t = thought("x", created_at="2024-01-01T00:00:00+00:00")
+    assert t.evolve(created_at="2024-01-01T01:00:00+01:00").created_at == t.created_at
+    with pytest.raises(ValueError, match="immutable"):
+        t.evolve(created_at="2024-01-02T00:00:00Z")
+
+
+def test_instants_are_normalised_to_utc():
+    t = thought("x", valid_from=datetime(2024, 1, 1, 2, tzinfo=timezone(timedelta(hours=2))),
+                valid_until="2024-01-02T00:00:00")
+    assert t.valid_from == datetime(2024, 1, 1, tzinfo=UTC)
+    assert t.valid_until.tzinfo is UTC
+
+
+def test_metadata_rules_and_flattening():
+    with pytest.raises(ValidationError, match="leaves must be"):
+        thought("x", metadata={"l": [1, 2]})
+    with pytest.raises(ValidationError, match="invalid"):
+        thought("x", metadata={"a.b": 1})
+    assert flatten_metadata({"a": {"b": 1, "c": None}, "d": "e"}) == {"meta.a.b": 1, "meta.d": "e"}
+
+
+def test_metadata_filter_compiles_to_parameters():
+    f = MetadataFilter((FieldPredicate("$.speaker", FieldOp.IN, ["A", None]),))
+    assert f.to_params() == [{"key": "meta.speaker", "values": ["A"], "match_null": True}]
+    for bad in ("a..b", "x'}) DETACH DELETE n //", ""):
+        with pytest.raises(InvalidFilterError):
+            FieldPredicate(bad, FieldOp.EQ, 1)
+    with pytest.raises(InvalidFilterError):
+        FieldPredicate("a", FieldOp.EQ, [1])
+    with pytest.raises(InvalidFilterError):
+        FieldPredicate("a", "LIKE", 1)
+
+
+def test_bi_temporal_predicates():
+    jan, feb, mar = (datetime(2024, m, 1, tzinfo=UTC) for m in (1, 2, 3))
+    assert ValidTimeFilter.at(feb).matches(jan, mar)
+    assert ValidTimeFilter.at(feb).matches(None, None)
+    assert not ValidTimeFilter.at(mar).matches(jan, mar)  # valid_until is exclusive
+    assert ValidTimeFilter.within(feb, mar).matches(jan, None)
+    assert not ValidTimeFilter.between(jan, mar).matches(None, feb)  # open bound excluded
+    assert ValidTimeFilter.between(jan, mar).matches(jan, feb)
+    with pytest.raises(ValidationError):
+        ValidTimeFilter.within(mar, jan)
+
+
+def test_edge_record_rules():
+    with pytest.raises(ValidationError, match="itself"):
+        EdgeRecord(from_thought_id="a", to_thought_id="a", edge_type=EdgeType.ASSOCIATED)
+    e = EdgeRecord(from_thought_id="a", to_thought_id="b", edge_type="LEADS_TO", weight=0.4)
+    assert e.link_confidence == 0.4
+    with pytest.raises(ValueError, match="cannot change"):
+        e.evolve(edge_type=EdgeType.ASSOCIATED)
+
+
+def test_cycle_providers():
+    assert resolve_cycle(0, StaticCycleProvider(9)) == 0  # explicit 0 wins
+    assert resolve_cycle(None, StaticCycleProvider(9)) == 9
+    assert resolve_cycle(None, None) is None
+    for bad in (True, -1, 1.5, "3"):
+        with pytest.raises(CycleProviderError):
+            CallableCycleProvider(lambda b=bad: b).current_cycle()
+
+
+def test_namespaces():
+    assert validate_namespace("conv-26_a") == "conv-26_a"
+    for bad in ("", "a b", "x" * 65, "a/b", None):
+        with pytest.raises(InvalidNamespaceError):
+            validate_namespace(bad)
+    assert fulltext_namespace_token("a") == "ns61"
+
+
+def test_record_is_frozen():
+    t = thought("x")
+    with pytest.raises(ValidationError):
+        t.essence = "y"  # type: ignore[misc]
+    assert isinstance(t, ThoughtRecord)

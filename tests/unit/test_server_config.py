@@ -1,0 +1,64 @@
+"""The local server's generated neo4j.conf and settings (pure functions, no JVM)."""
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from engrava_graph.graph.server import (
+    LocalNeo4jServer,
+    ServerSettings,
+    _choose_port,
+    render_neo4j_conf,
+)
+from engrava_graph.graph.server_errors import Neo4jUnavailableError
+
+
+def _conf(tmp_path: Path) -> list[tuple[str, str]]:
+    text = render_neo4j_conf(
+        home=tmp_path / "instance-x", lib_dir=tmp_path / "lib",
+        bolt_port=17687, http_port=17474, heap="1g", pagecache="512m",
+    )  # fmt: skip
+    return [tuple(line.split("=", 1)) for line in text.splitlines()]  # type: ignore[misc]
+
+
+def test_conf_listens_on_loopback_only_with_auth(tmp_path: Path) -> None:
+    settings = dict(_conf(tmp_path))
+    assert settings["server.default_listen_address"] == "127.0.0.1"
+    assert settings["server.bolt.listen_address"] == "127.0.0.1:17687"
+    assert settings["server.http.listen_address"] == "127.0.0.1:17474"
+    assert settings["server.https.enabled"] == "false"
+    assert settings["dbms.security.auth_enabled"] == "true"
+    listen = [value for key, value in settings.items() if key.endswith("listen_address")]
+    assert all(value.startswith("127.0.0.1") for value in listen)
+
+
+def test_conf_keys_are_unique_and_paths_absolute(tmp_path: Path) -> None:
+    pairs = _conf(tmp_path)
+    keys = [key for key, _ in pairs if key != "server.jvm.additional"]
+    assert len(keys) == len(set(keys)), "strict validation rejects repeated keys"
+    directories = [value for key, value in pairs if key.startswith("server.directories.")]
+    assert directories and all(Path(value).is_absolute() for value in directories)
+
+
+def test_settings_from_env(tmp_path: Path) -> None:
+    settings = ServerSettings.from_env(
+        {"ENGRAVA_GRAPH_HOME": str(tmp_path), "ENGRAVA_NEO4J_BOLT_PORT": "17000"}
+    )
+    server = LocalNeo4jServer("t1", settings)
+    assert server.home == tmp_path / "neo4j" / "instance-t1"
+    assert server.lib_dir == tmp_path / "neo4j" / settings.version / "lib"
+    assert settings.bolt_port == 17000 and settings.http_port is None
+    with pytest.raises(Neo4jUnavailableError):
+        ServerSettings.from_env({"ENGRAVA_NEO4J_HTTP_PORT": "http"})
+
+
+def test_busy_default_port_is_replaced_but_busy_configured_port_fails() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        chosen = _choose_port(None, port, "X")
+        assert chosen != port and chosen > 0
+        with pytest.raises(Neo4jUnavailableError, match="X"):
+            _choose_port(port, port, "X")
