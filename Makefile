@@ -1,6 +1,6 @@
-# Developer and CI entry points. Each recipe runs in one bash shell (.ONESHELL), so the
-# environment set by `source .ci/bootstrap` (VENV, PATH) holds for the whole recipe.
-# Works from any fresh clone: the virtualenv and Neo4j live under ~/.cache/engrava-graph.
+# Developer and CI entry points. Each recipe runs in one bash shell (.ONESHELL; silent, `make -n`
+# shows it), so the environment set by `source .ci/bootstrap` (VENV, PATH) holds for the whole
+# recipe. Works from any fresh clone: the virtualenv and Neo4j live under ~/.cache/engrava-graph.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -16,7 +16,7 @@ PYTEST_STATUS_FILE ?=
 .PHONY: test demo neo4j-start neo4j-stop
 
 test:
-	$(BOOTSTRAP)
+	@$(BOOTSTRAP)
 	engrava-graph neo4j start
 	connection="$$(engrava-graph neo4j env)"
 	eval "$$connection"
@@ -26,16 +26,16 @@ test:
 	exit "$$status"
 
 demo:
-	$(BOOTSTRAP)
+	@$(BOOTSTRAP)
 	engrava-graph neo4j start
 	connection="$$(engrava-graph neo4j env)"
 	eval "$$connection"
 	engrava-graph demo
 
 neo4j-start:
-	$(BOOTSTRAP)
+	@$(BOOTSTRAP)
 	engrava-graph neo4j start
 
 neo4j-stop:
-	$(BOOTSTRAP)
+	@$(BOOTSTRAP)
 	engrava-graph neo4j stop

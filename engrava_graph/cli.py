@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from engrava_graph.graph.server import LocalNeo4jServer
-from engrava_graph.graph.server_errors import Neo4jUnavailableError
+from engrava_graph.model.errors import Neo4jUnavailableError
 
 EXIT_NOT_RUNNING = 3
 

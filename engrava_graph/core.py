@@ -58,7 +58,11 @@ from engrava_graph.model.namespace import (
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
 from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import ValidTimeFilter
+from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.entities import extract_entities
+from engrava_graph.retrieval.orchestrator import RetrievalCycle
+from engrava_graph.retrieval.request import RetrieveRequest
+from engrava_graph.retrieval.results import Explanation, RetrievalResponse
 from engrava_graph.retrieval.fusion import (
     SearchConfig,
     fuse,
@@ -126,6 +130,7 @@ class Neo4jEngravaCore:
         cycle_provider: default cognitive cycle for search/consolidate when none is passed.
         access_tracking_enabled: record implicit accesses into the bounded buffer.
         search_config: hybrid-search defaults.
+        retrieval_config: constants of the 000 retrieval cycle.
         vector_dimensions: index dimensions when there is no provider (default 384).
         clock: returns "now" (aware UTC) for write stamps, expiry and access times; ranking never
             reads it (callers pass ``recency_now`` / ``now``).
@@ -144,7 +149,8 @@ class Neo4jEngravaCore:
                  embedding_provider: EmbeddingProvider | None = None, auto_embed: bool = True,
                  cycle_provider: CycleProvider | None = None,
                  access_tracking_enabled: bool = False,
-                 search_config: SearchConfig | None = None, vector_dimensions: int = 384,
+                 search_config: SearchConfig | None = None,
+                 retrieval_config: RetrievalConfig | None = None, vector_dimensions: int = 384,
                  clock: Callable[[], datetime] = _utcnow,
                  entity_extractor: Callable[[str], list[str]] = extract_entities) -> None:
         self.executor = executor
@@ -161,6 +167,8 @@ class Neo4jEngravaCore:
         self._ns_token = fulltext_namespace_token(self.namespace)
         self._access = AccessBuffer()
         self._arms = SearchArms(executor, self.namespace, self.search_config)
+        self.retrieval_config = retrieval_config or RetrievalConfig()
+        self._cycle = RetrievalCycle(self, self.retrieval_config)
 
     # ----------------------------------------------------------------- lifecycle of the store
     @classmethod
@@ -182,8 +190,8 @@ class Neo4jEngravaCore:
             self.executor, namespace=namespace, embedding_provider=self.embedding_provider,
             auto_embed=self.auto_embed, cycle_provider=self.cycle_provider,
             access_tracking_enabled=self.access_tracking_enabled,
-            search_config=self.search_config, vector_dimensions=self.vector_dimensions,
-            clock=self._clock, entity_extractor=self._extract_entities,
+            search_config=self.search_config, retrieval_config=self.retrieval_config,
+            vector_dimensions=self.vector_dimensions, clock=self._clock, entity_extractor=self._extract_entities,
         )
 
     async def __aenter__(self) -> Neo4jEngravaCore:
@@ -811,3 +819,43 @@ class Neo4jEngravaCore:
                                         recency_now=recency_now,
                                         recency_now_half_life=recency_now_half_life,
                                         filters=filters, include_archived=include_archived)
+
+    # ------------------------------------------------------------------- the 000 cycle
+    async def retrieve(self, query: str, **params: Any) -> RetrievalResponse:
+        """Recall memories with the 10-phase cognitive retrieval cycle (spec 000).
+
+        Args:
+            query: the question.
+            **params: the fields of :class:`~engrava_graph.retrieval.request.RetrieveRequest`:
+                ``top_k`` (1-100, default 10), ``pathway`` ("auto" | "exact" | "energy" |
+                "attention"), ``min_confidence`` [0, 1], ``metadata_filter`` ({path: value}),
+                ``temporal_weight`` / ``causal_weight`` [0, 1], ``spread_depth`` (0-3 hops),
+                ``current_cycle`` (cycles) | ``recency_now`` (instant), ``now`` (the request's
+                clock, for "last Tuesday" and access decay), ``include_archived``.
+
+        Returns:
+            Results by confidence (descending) with pathway, per-phase timings (ms),
+            candidate counts and the causal links traversed.
+
+        Raises:
+            ValidationFailedError: bad parameters (with per-field ``errors``).
+            RecencyModeConflictError: ``current_cycle`` and ``recency_now`` together.
+            InvalidFilterError: a bad metadata filter.
+            InvalidQueryError: a blank or too long query.
+        """
+        run = await self._cycle.run(RetrieveRequest.build(query=query, **params))
+        return run.response()
+
+    async def explain(self, query: str, level: str = "summary", **params: Any) -> Explanation:
+        """Run the cycle for ``query`` and return its internals (spec 000, "Inspecting the
+        cycle"): intent, entities, temporal range, pathway scores and choice, candidate counts,
+        phase timings, and at ``level="debug"`` every candidate's signals and the phase that
+        dropped it. Takes the same ``params`` as :meth:`retrieve`.
+
+        Raises:
+            ValidationFailedError: a level other than "summary" or "debug", or bad parameters.
+        """
+        if level not in ("summary", "debug"):
+            raise ValidationFailedError(f"level must be 'summary' or 'debug', got {level!r}")
+        run = await self._cycle.run(RetrieveRequest.build(query=query, **params))
+        return run.explanation(level)

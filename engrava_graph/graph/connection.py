@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engrava_graph.graph.server_errors import Neo4jUnavailableError
+from engrava_graph.model.errors import Neo4jUnavailableError
 
 Origin = Literal["env", "testcontainers", "local"]
 
@@ -83,7 +83,7 @@ def _docker_answers() -> bool:
             return bool(client.ping())
         finally:
             client.close()
-    except Exception:  # no SDK, no socket, refused, timed out: all mean "no Docker"
+    except Exception:  # noqa: BLE001 - no SDK, no socket, refused, timed out: all mean "no Docker"
         return False
 
 

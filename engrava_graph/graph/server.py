@@ -35,7 +35,8 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
 
 from engrava_graph.graph.connection import ConnectionInfo
-from engrava_graph.graph.server_errors import Neo4jUnavailableError
+from engrava_graph.graph.registry import cypher
+from engrava_graph.model.errors import Neo4jUnavailableError
 
 DEFAULT_VERSION = "5.26.30"
 DEFAULT_BOLT_PORT = 7687
@@ -50,8 +51,8 @@ INSTALL_HINT = (
     "Install Java 17 and Maven (Debian/Ubuntu: `apt-get install openjdk-17-jre-headless maven`; "
     "or point JAVA_HOME at a JDK 17 or 21), or set NEO4J_URI to an existing Neo4j."
 )
-READINESS_QUERY = "RETURN 1"
 
+PING = cypher("hygiene/ping")
 MVN_TIMEOUT = 900.0  # seconds: a cold download of ~215 jars takes 1-2 minutes
 ADMIN_TIMEOUT = 120.0  # seconds: neo4j-admin and the launcher's --dry-run take ~5 s
 JAVA_PROBE_TIMEOUT = 30.0  # seconds for `java -version`
@@ -291,7 +292,7 @@ class LocalNeo4jServer:
         pom = self.version_dir / "pom.xml"
         pom.write_bytes(_pom_bytes())
         command = [
-            mvn, "-B", "-q", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies",
+            mvn, "-B", "-q", "-f", str(pom), "dependency:copy-dependencies",
             f"-DoutputDirectory={partial}", "-DincludeScope=runtime",
             f"-Dneo4j.version={self.settings.version}",
         ]  # fmt: skip
@@ -388,7 +389,7 @@ class LocalNeo4jServer:
         what = " ".join(args[:2])  # never the password, which comes third
         try:
             result = subprocess.run(
-                command, capture_output=True, text=True, timeout=ADMIN_TIMEOUT,
+                command, check=False, capture_output=True, text=True, timeout=ADMIN_TIMEOUT,
                 cwd=self.home, env=self._java_env(java), stdin=subprocess.DEVNULL,
             )  # fmt: skip
         except subprocess.TimeoutExpired as exc:
@@ -400,7 +401,7 @@ class LocalNeo4jServer:
         return result.stdout
 
     def _java_env(self, java: Path) -> dict[str, str]:
-        """Environment for Neo4j's launchers and JVM; drops JAVA_OPTS/HEAP_SIZE (override the conf)."""
+        """Environment for Neo4j's launchers and JVM, minus JAVA_OPTS/HEAP_SIZE (they beat conf)."""
         env = {k: v for k, v in os.environ.items() if k not in ("JAVA_OPTS", "HEAP_SIZE")}
         env.update(
             NEO4J_HOME=str(self.home),
@@ -527,7 +528,11 @@ def _java_major(java: Path) -> int | None:
     """Major version of a java binary (8 for 1.8), or None if it cannot be run."""
     try:
         result = subprocess.run(
-            [str(java), "-version"], capture_output=True, text=True, timeout=JAVA_PROBE_TIMEOUT
+            [str(java), "-version"],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=JAVA_PROBE_TIMEOUT,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -569,8 +574,8 @@ def _run_logged(
     with open(log, "wb") as handle:
         try:
             result = subprocess.run(
-                command, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                timeout=timeout, env=dict(env),
+                command, check=False, stdout=handle, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, timeout=timeout, env=dict(env),
             )  # fmt: skip
         except subprocess.TimeoutExpired:
             raise Neo4jUnavailableError(
@@ -583,11 +588,11 @@ def _run_logged(
 
 
 def _probe(info: ConnectionInfo) -> None:
-    """One readiness round trip: connect, authenticate, run ``READINESS_QUERY``."""
+    """One readiness round trip: connect, authenticate, run ``cypher/hygiene/ping.cypher``."""
     auth = (info.user, info.password)
     with GraphDatabase.driver(info.uri, auth=auth, connection_timeout=CONNECT_TIMEOUT) as driver:
         driver.verify_connectivity()
-        driver.execute_query(READINESS_QUERY, database_=info.database)
+        driver.execute_query(PING.text, database_=info.database)
 
 
 def _choose_port(configured: int | None, default: int, variable: str, taken: int = 0) -> int:

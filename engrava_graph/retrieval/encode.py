@@ -33,13 +33,14 @@ _EDGE_PUNCTUATION = " \t\n,.;:!?"
 
 
 def encode_query(
-    text: str, *, now: datetime, intent_rules: tuple[IntentRule, ...] = DEFAULT_INTENT_RULES
+    text: str, *, now: datetime | None, intent_rules: tuple[IntentRule, ...] = DEFAULT_INTENT_RULES
 ) -> QueryEncoding:
     """Encode a query: intent, entities and keywords, temporal range, sub-queries.
 
     Args:
         text: The query; at most :data:`MAX_QUERY_CHARS` characters once stripped.
-        now: Request time, timezone-aware; relative time phrases resolve against it.
+        now: Request time, timezone-aware; relative time phrases resolve against it. None
+            (the caller gave no clock) leaves ``temporal`` unresolved (None).
         intent_rules: The intent rule table (see :mod:`.intent`).
 
     Returns:
@@ -71,7 +72,7 @@ def encode_query(
         intent=intent,
         intent_scores=scores,
         entities=extract_entities(stripped, include_keywords=True),
-        temporal=resolve_temporal(stripped, now),
+        temporal=None if now is None else resolve_temporal(stripped, now),
         sub_queries=decompose(stripped),
     )
 

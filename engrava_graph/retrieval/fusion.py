@@ -133,8 +133,8 @@ def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[st
     """Scale the active signals' weights to sum to 1; inactive signals get 0.
 
     Examples:
-        >>> redistribute({"a": 0.3, "b": 0.1, "c": 0.6}, ["a", "b"])
-        {'a': 0.75, 'b': 0.25, 'c': 0.0}
+        >>> redistribute({"a": 0.5, "b": 0.25, "c": 0.25}, ["a", "b"])
+        {'a': 0.6666666666666666, 'b': 0.3333333333333333, 'c': 0.0}
     """
     active_set = set(active)
     total = sum(w for k, w in weights.items() if k in active_set)

@@ -16,7 +16,13 @@ from dateparser.date import DateDataParser
 from dateparser.search import search_dates
 
 from engrava_graph.retrieval.entities import STOPWORDS
-from engrava_graph.retrieval.lexicon import DATE_CUE, DIRECTION_WORDS, EVENT_ANCHOR
+from engrava_graph.retrieval.lexicon import (
+    DATE_CUE,
+    DIRECTION_WORDS,
+    EVENT_ANCHOR,
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+)
 from engrava_graph.retrieval.types import Direction, InvalidQueryError, TemporalRange
 
 LANGUAGES: Final = ("en",)
@@ -26,6 +32,10 @@ _TRAILING_DIRECTION = re.compile(rf"\b(?P<word>{DIRECTION_WORDS})\s+(?:the\s+)?$
 _FILLER = re.compile(rf"^(?:(?:{DIRECTION_WORDS}|from|in|on|at|during|of|the)\s+)+", re.IGNORECASE)
 _PREVIOUS_WORD = re.compile(r"(\w+)\W*$")
 _MERGEABLE_GAP = re.compile(r"[\s,]*")
+_DATE_PIECE = re.compile(
+    rf"\d|{DATE_CUE.pattern}|\b(?:{'|'.join(MONTHS + MONTH_ABBREVIATIONS)})\b", re.IGNORECASE
+)
+_ODD_TOKEN = re.compile(r"\b(?=\w*\d)(?=\w*[a-z])(?!\d+(?:st|nd|rd|th|am|pm)\b)\w+", re.IGNORECASE)
 
 _BOUND_DIRECTION: Final[dict[str, tuple[Direction, Literal["start", "end"]]]] = {
     "before": ("before", "start"),
@@ -100,9 +110,12 @@ def _settings(now: datetime) -> dict[str, Any]:
 
 
 def _date_spans(text: str, settings: dict[str, Any]) -> list[_Span]:
-    """dateparser's matches located in ``text``, adjacent ones merged, noise dropped.
+    """dateparser's matches located in ``text``, noise dropped, adjacent ones merged.
 
-    Merging repairs splits such as "before May 2023" -> "May", "2023".
+    A match survives if it has a date cue, a digit or a month name ("we", "Sun", "now" do
+    not); survivors separated only by spaces or commas are merged, which repairs splits
+    such as "before May 2023" -> "May", "2023". A merged span must have a date cue and no
+    token that mixes letters and digits other than an ordinal or a clock time ("Q3").
     """
     found = search_dates(text, languages=list(LANGUAGES), settings=settings) or []
     spans: list[_Span] = []
@@ -112,11 +125,18 @@ def _date_spans(text: str, settings: dict[str, Any]) -> list[_Span]:
         if start < 0:
             continue
         cursor = start + len(phrase)
+        if not _DATE_PIECE.search(phrase):
+            continue
         if spans and _MERGEABLE_GAP.fullmatch(text[spans[-1].end : start]):
             spans[-1] = _Span(spans[-1].start, cursor)
         else:
             spans.append(_Span(start, cursor))
-    return [span for span in spans if DATE_CUE.search(_with_previous_word(text, span))]
+    return [
+        span
+        for span in spans
+        if DATE_CUE.search(_with_previous_word(text, span))
+        and not _ODD_TOKEN.search(text[span.start : span.end])
+    ]
 
 
 def _with_previous_word(text: str, span: _Span) -> str:

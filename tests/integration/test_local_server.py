@@ -9,8 +9,6 @@ import pytest
 from engrava_graph.graph.connection import resolve_connection
 from engrava_graph.graph.server import LocalNeo4jServer, ServerStatus
 
-pytestmark = pytest.mark.integration
-
 HTTP_TIMEOUT = 10  # seconds
 
 

@@ -11,7 +11,7 @@ from engrava_graph.graph.server import (
     _choose_port,
     render_neo4j_conf,
 )
-from engrava_graph.graph.server_errors import Neo4jUnavailableError
+from engrava_graph.model.errors import Neo4jUnavailableError
 
 
 def _conf(tmp_path: Path) -> list[tuple[str, str]]:

@@ -30,6 +30,8 @@ def midnight(iso_date: str) -> datetime:
         ("Why did the deploy fail 3 days ago?", "3 days ago", "2024-05-13", "2024-05-14"),
         ("What happened in December 2023?", "in December 2023", "2023-12-01", "2024-01-01"),
         ("Notes from the 2023-05-08 incident", "from the 2023-05-08", "2023-05-08", "2023-05-09"),
+        ("What did we last week decide?", "last week", "2024-05-06", "2024-05-13"),  # not "we"
+        ("What shipped on Tuesday, May 14?", "on Tuesday, May 14", "2024-05-14", "2024-05-15"),
     ],
 )
 def test_calendar_references_become_whole_periods(
@@ -106,6 +108,7 @@ def test_event_anchors_have_a_direction_and_no_dates(
         "How long ago did it happen?",
         "Have we seen this before?",
         "top 3 results for version 2",
+        "the Q3 2023 roadmap",  # quarters are not understood; better none than a wrong day
         "",
     ],
 )

@@ -1,0 +1,1 @@
+"""The REST service (FastAPI) over engrava_graph."""

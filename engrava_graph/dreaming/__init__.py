@@ -1,0 +1,1 @@
+"""Dreaming: consolidation of observations into reflections, and memory hygiene."""

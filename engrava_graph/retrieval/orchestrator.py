@@ -1,0 +1,267 @@
+"""The 000 cycle, phase by phase: Encode -> Route -> Activate -> Spread -> Decay -> Cause ->
+Rank -> Filter -> Score -> Return.
+
+Only this module times phases, counts candidates and assembles responses; the phases
+themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
+:mod:`.scoring`. One run costs few round trips: the two activation arms in parallel (per
+sub-query on the attention pathway), one per spreading hop, one for candidate records, one for
+causal chains (causal queries only), one for the embeddings of the top candidates.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engrava_graph.model.cycles import resolve_cycle
+from engrava_graph.retrieval import phases
+from engrava_graph.retrieval.config import RetrievalConfig
+from engrava_graph.retrieval.encode import encode_query
+from engrava_graph.retrieval.filtering import collapse_near_duplicates
+from engrava_graph.retrieval.fusion import RecencyReference, resolve_recency
+from engrava_graph.retrieval.request import RetrieveRequest
+from engrava_graph.retrieval.results import (
+    PHASES,
+    CandidateTrace,
+    CausalLink,
+    Explanation,
+    RetrievalResponse,
+    RetrievedMemory,
+)
+from engrava_graph.retrieval.route import route, select_pathway
+from engrava_graph.retrieval.scoring import PATHWAY_WEIGHTS, RankWeights, tune_weights
+from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores, QueryEncoding
+
+if TYPE_CHECKING:
+    from engrava_graph.core import Neo4jEngravaCore
+
+
+@dataclass
+class CycleRun:
+    """Everything one run produced; ``response()`` and ``explanation()`` render it."""
+
+    request: RetrieveRequest
+    encoding: QueryEncoding | None = None
+    pathway_scores: PathwayScores | None = None
+    pathway: Pathway | None = None
+    timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+    skipped: dict[str, str] = field(default_factory=dict)
+    activated: int = 0
+    after_spread: int = 0
+    candidates: dict[str, phases.Candidate] = field(default_factory=dict)
+    final: list[phases.Candidate] = field(default_factory=list)
+    links: list[CausalLink] = field(default_factory=list)
+    weights: RankWeights | None = None
+    decay_axis: str | None = None
+    vector_strategy: str | None = None
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Time the body as phase ``name`` (milliseconds, 3 decimals)."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[name] = round((time.perf_counter() - start) * 1000.0, 3)
+
+    def _memory(self, c: phases.Candidate) -> RetrievedMemory:
+        record = c.record
+        assert record is not None and self.pathway is not None
+        return RetrievedMemory(
+            thought_id=c.thought_id, text=record.essence, confidence=phases.finite(c.confidence),
+            pathway=self.pathway, thought_type=record.thought_type.value,
+            metadata=record.metadata, created_at=record.created_at,
+            last_accessed_at=record.last_accessed_at, valid_from=record.valid_from,
+            causal_links=sorted(c.links, key=lambda link: (link.hops, link.edge_id)),
+            reached_by=c.reached_by)  # type: ignore[arg-type]
+
+    def response(self) -> RetrievalResponse:
+        """Phase 10's response."""
+        assert self.encoding is not None and self.pathway is not None
+        assert self.pathway_scores is not None
+        return RetrievalResponse(
+            results=[self._memory(c) for c in self.final], pathway=self.pathway,
+            pathway_scores=self.pathway_scores, intent=self.encoding.intent,
+            phase_timings=dict(self.timings), candidates_activated=self.activated,
+            candidates_after_spread=self.after_spread, candidates_final=len(self.final),
+            causal_links=self.links, skipped_phases=dict(self.skipped))
+
+    def explanation(self, level: str) -> Explanation:
+        """The explain output of this run; ``level="debug"`` adds every candidate's trace."""
+        assert self.encoding is not None and self.pathway is not None
+        assert self.pathway_scores is not None and self.weights is not None
+        traces = None
+        if level == "debug":
+            traces = [self._trace(c) for c in sorted(
+                self.candidates.values(), key=lambda c: (-c.confidence, c.thought_id))]
+        return Explanation(
+            level=level, query=self.encoding.text, intent=self.encoding.intent,  # type: ignore[arg-type]
+            intent_scores=self.encoding.intent_scores, entities=self.encoding.entities,
+            temporal=self.encoding.temporal, pathway_scores=self.pathway_scores,
+            pathway_selected=self.pathway, candidates_activated=self.activated,
+            candidates_after_spread=self.after_spread, candidates_final=len(self.final),
+            phase_timings=dict(self.timings), skipped_phases=dict(self.skipped),
+            decay_axis=self.decay_axis, vector_strategy=self.vector_strategy,
+            weights=self.weights.as_dict(), results=[self._memory(c) for c in self.final],
+            candidates=traces)
+
+    @staticmethod
+    def _trace(c: phases.Candidate) -> CandidateTrace:
+        s = c.signals
+        record = c.record
+        return CandidateTrace(
+            thought_id=c.thought_id, text=record.essence if record else "", reached_by=c.reached_by,
+            hops=c.hops, similarity=s.similarity if s else 0.0, temporal=s.temporal if s else 0.0,
+            causal=s.causal if s else 0.0, importance=s.importance if s else 0.0,
+            access_frequency=s.access_frequency if s else 0.0,
+            activation=s.activation if s else c.activation,
+            composite=phases.finite(c.composite), confidence=phases.finite(c.confidence),
+            dropped_in=c.dropped_in, reason=c.reason)
+
+
+class RetrievalCycle:
+    """Runs the 10-phase cycle for one store (one namespace).
+
+    Args:
+        store: the :class:`~engrava_graph.core.Neo4jEngravaCore` to read.
+        config: the cycle's constants.
+    """
+
+    def __init__(self, store: Neo4jEngravaCore, config: RetrievalConfig | None = None) -> None:
+        self.store = store
+        self.config = config or RetrievalConfig()
+
+    async def run(self, request: RetrieveRequest) -> CycleRun:
+        """Run every phase for ``request``.
+
+        Raises:
+            RecencyModeConflictError: both ``current_cycle`` and ``recency_now``.
+            InvalidQueryError: a blank or too long query.
+            InvalidFilterError: a bad metadata filter.
+            CycleProviderError: the store's cycle provider returned an invalid cycle.
+            EmbeddingError: the provider failed.
+        """
+        run = CycleRun(request)
+        store, config = self.store, self.config
+        recency = self._recency(request)
+        with run.phase("encode"):
+            run.encoding = encode_query(request.query, now=request.now)
+            queries = (run.encoding.sub_queries if request.pathway in ("auto", Pathway.ATTENTION)
+                       else [run.encoding.text])
+            vectors = {q: store.embed_query(q) for q in queries}
+        with run.phase("route"):
+            run.pathway_scores = route(run.encoding)
+            run.pathway = select_pathway(run.pathway_scores, request.pathway)
+            profile = config.profiles[run.pathway]
+            queries = queries if profile.decompose else [run.encoding.text]
+        vector = vectors[run.encoding.text]
+        has_vector = vector is not None
+        scope = store.retrievable_scope(include_archived=request.include_archived,
+                                        filters=request.metadata())
+        with run.phase("activate"):
+            run.candidates, run.vector_strategy = await phases.activate(
+                store, queries, [vectors[q] for q in queries], profile, scope)
+            run.activated = len(run.candidates)
+        seeds = phases.top_seeds(run.candidates, profile.seeds, config.vector_share, has_vector)
+        depth = config.spread_depth if request.spread_depth is None else request.spread_depth
+        with run.phase("spread"):
+            if depth and seeds:
+                await phases.spread(store, run.candidates, seeds, vector, depth, config, scope)
+            else:
+                run.skipped["spread"] = "spread_depth is 0" if not depth else "nothing activated"
+            run.after_spread = len(run.candidates)
+        run.decay_axis = self._axis(request, recency)
+        with run.phase("decay"):
+            await self._load_and_decay(run, vector, scope, recency)
+            if run.decay_axis is None:
+                run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
+        with run.phase("cause"):
+            if run.encoding.intent is Intent.CAUSAL and seeds:
+                run.links = await phases.cause(store, run.candidates, seeds,
+                                               config.causal_depth_for(request.causal_weight),
+                                               config)
+                await self._load_and_decay(run, vector, scope, recency)
+            else:
+                run.skipped["cause"] = f"intent is {run.encoding.intent.value}"
+        with run.phase("rank"):
+            run.weights = self._weights(run, request)
+            ranked = phases.rank(run.candidates, run.weights, vector_share=config.vector_share,
+                                 has_vector=has_vector)
+        with run.phase("filter"):
+            kept = await self._filter(run, ranked)
+        with run.phase("score"):
+            scored = phases.score(kept, run.weights)
+        with run.phase("return"):
+            run.final = scored[:request.top_k]
+            for c in scored[request.top_k:]:
+                c.dropped_in, c.reason = "return", f"below top_k={request.top_k}"
+            store._track([c.thought_id for c in run.final])
+        return run
+
+    async def _load_and_decay(self, run: CycleRun, vector: list[float] | None,
+                              scope: dict[str, object],
+                              recency: RecencyReference | None) -> None:
+        """Load records of candidates that have none, then set their temporal relevance."""
+        assert run.encoding is not None
+        await phases.load_records(self.store, run.candidates, vector, scope)
+        phases.decay(run.candidates, axis=run.decay_axis, now=run.request.now, recency=recency,
+                     decay_rate=self.config.decay_rate, temporal=run.encoding.temporal)
+
+    def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
+        explicit = request.current_cycle
+        provider = (resolve_cycle(None, self.store.cycle_provider)
+                    if explicit is None and request.recency_now is None else None)
+        return resolve_recency(current_cycle=explicit, recency_now=request.recency_now,
+                               provider_cycle=provider, config=self.store.search_config)
+
+    @staticmethod
+    def _axis(request: RetrieveRequest, recency: RecencyReference | None) -> str | None:
+        if request.current_cycle is not None or request.recency_now is not None:
+            return recency.axis.value if recency else None
+        if request.now is not None:
+            return "access"
+        return recency.axis.value if recency else None
+
+    @staticmethod
+    def _weights(run: CycleRun, request: RetrieveRequest) -> RankWeights:
+        """Pathway weights (Phase 7), tuned by the request; a phase that did not run gives its
+        weight to the others unless the request set it."""
+        assert run.pathway is not None and run.encoding is not None
+        temporal_weight, causal_weight = request.temporal_weight, request.causal_weight
+        has_range = run.encoding.temporal is not None and bool(
+            run.encoding.temporal.start or run.encoding.temporal.end)
+        if temporal_weight is None and run.decay_axis is None and not has_range:
+            temporal_weight = 0.0
+        if causal_weight is None and "cause" in run.skipped:
+            causal_weight = 0.0
+        return tune_weights(PATHWAY_WEIGHTS[run.pathway], temporal_weight=temporal_weight,
+                            causal_weight=causal_weight)
+
+    async def _filter(self, run: CycleRun,
+                      ranked: list[phases.Candidate]) -> list[phases.Candidate]:
+        """Phase 8: near-duplicates (cosine > threshold, the higher-ranked one stays) among the
+        top ``duplicate_pool_factor x top_k``, then ``min_confidence``."""
+        request, config = run.request, self.config
+        assert run.weights is not None
+        pool = ranked[:config.duplicate_pool_factor * request.top_k]
+        for c in ranked[len(pool):]:
+            c.dropped_in, c.reason = "return", "outside the ranked pool"
+        vectors = await phases.load_vectors(self.store, [c.thought_id for c in pool])
+        kept_ids, dropped = collapse_near_duplicates(
+            [c.thought_id for c in pool], vectors, threshold=config.duplicate_threshold)
+        for c in pool:
+            if c.thought_id in dropped:
+                c.dropped_in, c.reason = "filter", f"near-duplicate of {dropped[c.thought_id]}"
+        kept = [c for c in pool if c.thought_id in set(kept_ids)]
+        phases.score(kept, run.weights)
+        survivors = []
+        for c in kept:
+            if c.confidence < request.min_confidence:
+                c.dropped_in = "filter"
+                c.reason = f"confidence {c.confidence:.3f} < min_confidence {request.min_confidence}"
+            else:
+                survivors.append(c)
+        return survivors
