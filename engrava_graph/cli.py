@@ -12,8 +12,12 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
+from engrava_graph.explore_cli import register as register_explore_commands
+from engrava_graph.demo.cli import demo
+from engrava_graph.dreaming.cli import dream
 from engrava_graph.graph.server import LocalNeo4jServer
 from engrava_graph.model.errors import Neo4jUnavailableError
+from engrava_graph.serve import serve
 
 EXIT_NOT_RUNNING = 3
 
@@ -25,6 +29,9 @@ neo4j_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(neo4j_app, name="neo4j")
+app.command("dream")(dream)
+register_explore_commands(app)
+app.command("serve")(serve)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -34,6 +41,35 @@ def _fail(error: Exception) -> NoReturn:
     """Print ``error`` to stderr and exit with code 1."""
     err_console.print(f"[bold red]error:[/] {error}", highlight=False)
     raise typer.Exit(1) from error
+
+
+@app.command("migrate")
+def migrate(
+    namespace: str = typer.Option("default", help="Namespace to register."),
+    dimensions: int = typer.Option(384, help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
+) -> None:
+    """Create every constraint and index (idempotent) and record the schema version."""
+    import asyncio
+
+    from engrava_graph.core import Neo4jEngravaCore
+    from engrava_graph.graph.connection import resolve_connection
+    from engrava_graph.model.errors import EngravaGraphError
+
+    async def run() -> int:
+        info = resolve_connection()
+        store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
+                                          database=info.database, namespace=namespace,
+                                          vector_dimensions=dimensions)
+        try:
+            return await store.ensure_schema()
+        finally:
+            await store.close()
+
+    try:
+        version = asyncio.run(run())
+    except EngravaGraphError as error:
+        _fail(error)
+    console.print(f"[green]schema version {version}[/] is in place; namespace {namespace!r} registered")
 
 
 def _server() -> LocalNeo4jServer:
@@ -105,3 +141,6 @@ def neo4j_env() -> None:
         ("NEO4J_PASSWORD", info.password),
     ):
         typer.echo(f"export {name}={shlex.quote(value)}")
+
+
+app.command("demo")(demo)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,6 +20,11 @@ from neo4j.exceptions import ConstraintError
 from pydantic import ValidationError
 
 from engrava_graph.access import AccessBuffer
+from engrava_graph.dreaming import consolidate as dreaming
+from engrava_graph.dreaming import hygiene
+from engrava_graph.dreaming.config import DreamingConfig, HygienePolicy
+from engrava_graph.dreaming.gates import require_cycle
+from engrava_graph.dreaming.reflections import search_reflections
 from engrava_graph.embeddings.base import EmbeddingProvider, checked_vectors
 from engrava_graph.graph import schema
 from engrava_graph.graph.executor import GraphExecutor, run_in
@@ -41,6 +47,7 @@ from engrava_graph.model.enums import (
 )
 from engrava_graph.model.errors import (
     DuplicateEdgeError,
+    HygienePolicyMissingError,
     DuplicateThoughtError,
     EdgeNotFoundError,
     InvalidTransitionError,
@@ -77,12 +84,14 @@ Q = {name: cypher(name) for name in (
     "thoughts/get_many", "thoughts/get_revision", "thoughts/update", "thoughts/delete",
     "thoughts/list", "thoughts/count", "thoughts/get_embedding", "thoughts/record_access",
     "thoughts/max_cycle", "edges/preflight", "edges/create", "edges/get", "edges/for_thought",
-    "edges/list", "edges/update", "edges/delete", "namespaces/ensure", "namespaces/exists",
-    "namespaces/delete_node", "search/fusion_signals", "search/recent",
+    "edges/list", "edges/update", "edges/delete", "edges/bulk_preflight", "edges/bulk_create",
+    "namespaces/ensure", "namespaces/exists", "namespaces/get", "namespaces/annotate",
+    "namespaces/delete_node", "search/fusion_signals", "search/recent", "retrieval/embeddings",
 )}
 _DELETE_BATCH = {label: cypher("namespaces/delete_batch", label=label) for label in NodeLabel}
 
 _UPDATE_RETRIES = 3
+_NAMESPACE_OWN_KEYS = frozenset({"name", "created_at"})
 _suppress_access: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "engrava_graph_suppress_access", default=False
 )
@@ -119,6 +128,18 @@ def _evolved(record: Any, changes: dict[str, Any]) -> Any:
         raise ValidationFailedError(str(exc)) from exc
 
 
+def _raise_edge_problem(props: dict[str, Any], check: dict[str, Any]) -> None:
+    """Raise the error :meth:`Neo4jEngravaCore.create_edge` raises for a failed preflight row
+    (``check``: ``from_exists``, ``to_exists``, ``id_taken``, ``triple_taken``)."""
+    missing = [i for i, ok in ((props["from_thought_id"], check["from_exists"]),
+                               (props["to_thought_id"], check["to_exists"])) if not ok]
+    if missing:
+        raise ReferentialIntegrityError(missing)
+    raise DuplicateEdgeError(from_thought_id=props["from_thought_id"],
+                             to_thought_id=props["to_thought_id"], edge_type=props["edge_type"],
+                             edge_id=props["edge_id"] if check["id_taken"] else None)
+
+
 class Neo4jEngravaCore:
     """The 003 thought-graph store on Neo4j, scoped to one namespace.
 
@@ -135,6 +156,8 @@ class Neo4jEngravaCore:
         clock: returns "now" (aware UTC) for write stamps, expiry and access times; ranking never
             reads it (callers pass ``recency_now`` / ``now``).
         entity_extractor: text -> entity names for ``MENTIONS`` links (default: rule-based).
+        dreaming_config: defaults of ``consolidate`` (default: :class:`DreamingConfig`).
+        hygiene_policy: the forgetting policy of ``run_hygiene``; None = no hygiene.
 
     Raises:
         InvalidNamespaceError: a bad namespace.
@@ -152,8 +175,12 @@ class Neo4jEngravaCore:
                  search_config: SearchConfig | None = None,
                  retrieval_config: RetrievalConfig | None = None, vector_dimensions: int = 384,
                  clock: Callable[[], datetime] = _utcnow,
-                 entity_extractor: Callable[[str], list[str]] = extract_entities) -> None:
+                 entity_extractor: Callable[[str], list[str]] = extract_entities,
+                 dreaming_config: DreamingConfig | None = None,
+                 hygiene_policy: HygienePolicy | None = None) -> None:
         self.executor = executor
+        self.dreaming_config = dreaming_config or DreamingConfig()
+        self.hygiene_policy = hygiene_policy
         self.namespace = validate_namespace(namespace)
         self.embedding_provider = embedding_provider
         self.auto_embed = auto_embed
@@ -192,6 +219,7 @@ class Neo4jEngravaCore:
             access_tracking_enabled=self.access_tracking_enabled,
             search_config=self.search_config, retrieval_config=self.retrieval_config,
             vector_dimensions=self.vector_dimensions, clock=self._clock, entity_extractor=self._extract_entities,
+            dreaming_config=self.dreaming_config, hygiene_policy=self.hygiene_policy,
         )
 
     async def __aenter__(self) -> Neo4jEngravaCore:
@@ -223,6 +251,31 @@ class Neo4jEngravaCore:
         """Whether this store's namespace is registered."""
         rows = await self.executor.read(Q["namespaces/exists"], namespace=self.namespace)
         return bool(rows[0]["exists"])
+
+    async def namespace_annotations(self) -> dict[str, Any]:
+        """The annotations set by :meth:`annotate_namespace` (``{}`` when there are none or the
+        namespace is not registered)."""
+        rows = await self.executor.read(Q["namespaces/get"], namespace=self.namespace)
+        props = rows[0]["properties"] if rows else {}
+        return {k: v for k, v in props.items() if k not in _NAMESPACE_OWN_KEYS}
+
+    async def annotate_namespace(self, **annotations: str | int | float | bool | None) -> None:
+        """Store scalar key/value annotations on this namespace (registering it when needed),
+        e.g. which data set it was loaded from; ``None`` removes a key. They are deleted with
+        the namespace.
+
+        Raises:
+            ValidationFailedError: a reserved key (``name``, ``created_at``) or a non-scalar value.
+        """
+        reserved = sorted(_NAMESPACE_OWN_KEYS & annotations.keys())
+        if reserved:
+            raise ValidationFailedError(f"namespace annotations cannot set {reserved}")
+        bad = sorted(k for k, v in annotations.items()
+                     if v is not None and not isinstance(v, str | int | float | bool))
+        if bad:
+            raise ValidationFailedError(f"namespace annotations must be scalars; not {bad}")
+        await self.executor.write(Q["namespaces/annotate"], namespace=self.namespace,
+                                  now=self._clock(), props=annotations)
 
     async def delete_namespace(self, *, batch_size: int = 1000) -> None:
         """Delete every node and relationship of this namespace, in batches of ``batch_size``
@@ -549,6 +602,13 @@ class Neo4jEngravaCore:
                                         thought_id=thought_id)
         return None if not rows or rows[0]["embedding"] is None else list(rows[0]["embedding"])
 
+    async def get_embeddings(self, thought_ids: Sequence[str]) -> dict[str, list[float]]:
+        """``{thought_id: vector}`` for the ids that exist and have an embedding (one read)."""
+        rows = await self.executor.read(Q["retrieval/embeddings"], namespace=self.namespace,
+                                        thought_ids=list(thought_ids))
+        return {r["thought_id"]: list(r["embedding"]) for r in rows
+                if r["embedding"] is not None}
+
     async def max_cycle(self) -> int:
         """The namespace's cycle high-water mark: max over thoughts' ``updated_cycle`` and edges'
         ``created_cycle``; 0 when empty. Resume a counter at ``max_cycle() + 1``."""
@@ -619,16 +679,9 @@ class Neo4jEngravaCore:
         async def work(tx: Any) -> EdgeRecord:
             check = (await run_in(tx, Q["edges/preflight"], edge_id=edge.edge_id,
                                   edge_type=edge.edge_type.value, **keys))[0]
-            missing = [i for i, ok in ((edge.from_thought_id, check["from_exists"]),
-                                       (edge.to_thought_id, check["to_exists"])) if not ok]
-            if missing:
-                raise ReferentialIntegrityError(missing)
-            if check["id_taken"]:
-                raise DuplicateEdgeError(from_thought_id=edge.from_thought_id,
-                                         to_thought_id=edge.to_thought_id,
-                                         edge_type=edge.edge_type.value, edge_id=edge.edge_id)
-            if check["triple_taken"]:
-                raise dup
+            if not (check["from_exists"] and check["to_exists"]) or check["id_taken"] or (
+                    check["triple_taken"]):
+                _raise_edge_problem(record_properties(edge), check)
             rows = await run_in(tx, Q["edges/create"], edge_type=edge.edge_type.value,
                                 props=record_properties(stamped), **keys)
             return edge_from_properties(rows[0]["edge"])
@@ -637,6 +690,57 @@ class Neo4jEngravaCore:
             return await self.executor.transaction(work)
         except ConstraintError as exc:
             raise dup from exc
+
+    async def bulk_create_edges(self, edges: Sequence[EdgeRecord], *,
+                                batch_size: int = 1000) -> list[EdgeRecord]:
+        """Create many edges in ONE transaction (all or nothing), with the rules of
+        :meth:`create_edge`, checked and written in UNWIND batches of ``batch_size``.
+
+        Returns:
+            The stored records (``created_at`` stamped), in input order.
+
+        Raises:
+            ReferentialIntegrityError: an endpoint does not exist in the namespace (the first
+                offending edge's missing ids).
+            DuplicateEdgeError: an edge id or a (from, to, type) triple repeats in the input or
+                exists in the namespace.
+            ValidationFailedError: an element is not an EdgeRecord.
+        """
+        now = self._clock()
+        stamped: list[EdgeRecord] = []
+        seen_ids: set[str] = set()
+        seen_triples: set[tuple[str, str, str]] = set()
+        for edge in edges:
+            if not isinstance(edge, EdgeRecord):
+                raise ValidationFailedError(f"expected an EdgeRecord, got {type(edge).__name__}")
+            triple = (edge.from_thought_id, edge.to_thought_id, edge.edge_type.value)
+            if edge.edge_id in seen_ids or triple in seen_triples:
+                raise DuplicateEdgeError(from_thought_id=triple[0], to_thought_id=triple[1],
+                                         edge_type=triple[2], edge_id=(
+                                             edge.edge_id if edge.edge_id in seen_ids else None))
+            seen_ids.add(edge.edge_id)
+            seen_triples.add(triple)
+            stamped.append(edge.model_copy(update={"created_at": edge.created_at or now}))
+        rows = [{"edge_type": e.edge_type.value, "props": record_properties(e)} for e in stamped]
+        batches = [rows[i:i + batch_size] for i in range(0, len(rows), batch_size)]
+
+        async def work(tx: Any) -> None:
+            for batch in batches:
+                problems = await run_in(tx, Q["edges/bulk_preflight"], namespace=self.namespace,
+                                        rows=batch)
+                if problems:
+                    _raise_edge_problem(batch[problems[0]["i"]]["props"], problems[0])
+            for batch in batches:
+                await run_in(tx, Q["edges/bulk_create"], namespace=self.namespace, rows=batch)
+
+        if rows:
+            try:
+                await self.executor.transaction(work)
+            except ConstraintError as exc:
+                raise DuplicateEdgeError(from_thought_id="(one of the batch)",
+                                         to_thought_id="(one of the batch)",
+                                         edge_type="(one of the batch)") from exc
+        return stamped
 
     async def get_edge(self, edge_id: str) -> EdgeRecord | None:
         """The edge with this id, or None."""
@@ -859,3 +963,89 @@ class Neo4jEngravaCore:
             raise ValidationFailedError(f"level must be 'summary' or 'debug', got {level!r}")
         run = await self._cycle.run(RetrieveRequest.build(query=query, **params))
         return run.explanation(level)
+
+    # ------------------------------------------------------------------ dreaming and hygiene
+    async def consolidate(self, current_cycle: int | None = None, *,
+                          config: DreamingConfig | None = None,
+                          progress: Callable[[str, int, int], None] | None = None
+                          ) -> dreaming.DreamResult:
+        """Run one dreaming pass: cluster eligible thoughts into REFLECTIONs (spec 003,
+        "Dreaming"; see :mod:`engrava_graph.dreaming.consolidate`).
+
+        The access buffer is flushed first and the pass's own reads record no access. When an
+        enabled hygiene policy's ``check_every_n_cycles`` divides the cycle, a hygiene pass runs
+        at the end (its result in ``hygiene``), as in the peer.
+
+        Args:
+            current_cycle: cycles; else the cycle provider's.
+            config: this pass's settings; default the store's ``dreaming_config``.
+            progress: ``(phase, done, total)`` callback (phases ``neighbours``, ``clusters``).
+
+        Raises:
+            CycleRequiredError: (ValueError) no cycle given and no provider.
+            CycleProviderError: the provider returned an invalid cycle.
+        """
+        cycle = require_cycle(current_cycle, self.cycle_provider, "consolidate()")
+        await self.flush_access_buffer()
+        policy = self.hygiene_policy or HygienePolicy()
+        context = dreaming.DreamContext(
+            executor=self.executor, namespace=self.namespace, clock=self._clock,
+            extract_entities=self._extract_entities,
+            access_tracking_enabled=self.access_tracking_enabled,
+            protected_priorities=policy.protected_priorities)
+        token = self.suppress_access_tracking()
+        try:
+            await self.ensure_namespace()
+            result = await dreaming.run_pass(context, cycle, config or self.dreaming_config,
+                                             progress)
+        finally:
+            self.resume_access_tracking(token)
+        if result.due and policy.enabled and cycle % policy.check_every_n_cycles == 0:
+            result = replace(result, hygiene=await self.run_hygiene(cycle))
+        return result
+
+    async def run_hygiene(self, current_cycle: int | None = None, *,
+                          now: datetime | None = None) -> hygiene.HygieneResult:
+        """Run one memory-hygiene pass: archive (reversibly) what the policy selects (see
+        :mod:`engrava_graph.dreaming.hygiene`). Does not flush the access buffer first.
+
+        Args:
+            current_cycle: cycles; else the cycle provider's.
+            now: the instant the wall-clock rules measure against (default: the store clock).
+
+        Returns:
+            The archived ids and counts; empty when the policy is disabled (no cycle needed).
+
+        Raises:
+            HygienePolicyMissingError: (RuntimeError) the store has no hygiene policy.
+            CycleRequiredError: (ValueError) an enabled policy, no cycle given, no provider.
+        """
+        if self.hygiene_policy is None:
+            raise HygienePolicyMissingError()
+        if not self.hygiene_policy.enabled:
+            return hygiene.HygieneResult()
+        cycle = require_cycle(current_cycle, self.cycle_provider, "run_hygiene()")
+        return await hygiene.run_hygiene(self.executor, self.namespace, self.hygiene_policy,
+                                         cycle, now or self._clock())
+
+    async def search_reflections_only(self, query_text: str,
+                                      query_vector: Sequence[float] | None = None, *,
+                                      top_k: int = 10,
+                                      current_cycle: int | None = None) -> HybridSearchResult:
+        """Only REFLECTIONs, ranked by cosine to the query (the peer's method; see
+        :mod:`engrava_graph.dreaming.reflections`). Each returned reflection counts an access.
+
+        Raises:
+            ValidationFailedError: ``top_k`` outside 1..1000 or a bad vector.
+        """
+        if not 1 <= top_k <= 1000:
+            raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
+        vector = (self._check_dims(query_vector) if query_vector is not None
+                  else self.embed_query(query_text) if query_text.strip() else None)
+        cycle = resolve_cycle(current_cycle, self.cycle_provider)
+        recency = resolve_recency(current_cycle=cycle, recency_now=None, provider_cycle=None,
+                                  config=self.search_config)
+        result = await search_reflections(self.executor, self.retrievable_scope(), vector, top_k,
+                                          recency, self.search_config.recency_weight)
+        self._track([tid for tid, _ in result.results])
+        return result

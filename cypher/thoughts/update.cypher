@@ -1,6 +1,7 @@
 // Write a new version of a thought: merge properties (null removes), relabel the type, replace
 // the embedding when given, and re-link MENTIONS/TAGGED. Optimistic concurrency: only when the
 // stored revision is still $expected_revision (no row back = someone else wrote first).
+// An ACTIVE thought is never `retired` (restore_thought brings a retired reflection back).
 // params: $namespace, $thought_id, $expected_revision (INTEGER), $props (MAP; null values
 //         remove), $old_label, $new_label,
 //         $embedding (LIST<FLOAT> or null), $entities (LIST<STRING>), $tags (LIST<STRING>)
@@ -10,6 +11,7 @@ WHERE t.revision = $expected_revision
 SET t += $props, t.entities = $entities, t.revision = t.revision + 1
 REMOVE t:$($old_label)
 SET t:$($new_label)
+SET t.retired = CASE WHEN t.lifecycle_status = 'ACTIVE' THEN null ELSE t.retired END
 WITH t
 CALL (t) {
   WITH t WHERE $embedding IS NOT NULL

@@ -2,14 +2,19 @@
 
 Each conversation becomes one namespace. Per session: one NOTE thought for the session and one
 thought per turn (essence = "Speaker: text", clipped to 200 characters at a word boundary;
-content = the full turn with its image caption; ``valid_from`` and ``created_at`` = the session's
-date; ``created_cycle`` = the session number), linked turn -[MESSAGE_OF]-> session. LoCoMo's
+content = the full turn with its image caption; ``valid_from`` = the session's date (valid time:
+when it happened); ``created_at`` is left to the store (transaction time: when the agent stored
+it, so access-based decay treats the whole history as stored at ingest); ``created_cycle`` = the
+session number), linked turn -[MESSAGE_OF]-> session. LoCoMo's
 ``observation`` entries become OBSERVATION thoughts linked observation -[DERIVED_FROM]-> turn.
-The QA annotations' evidence ``dia_id``s are the ground truth.
+The QA annotations' evidence ``dia_id``s are the ground truth. Ids are deterministic (turns
+``D1:3``, sessions ``S1``, observations ``O1:Caroline:0``, edges ``MESSAGE_OF:D1:3->S1``), and
+each conversation carries a fingerprint of its data-set entry, so a stored copy can be recognised.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -18,10 +23,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engrava_graph.model import EdgeRecord, EdgeType, ThoughtRecord, ThoughtType
+from engrava_graph.model.errors import DatasetError
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _DIA_RE = re.compile(r"D\d+:\d+")
 _SESSION_RE = re.compile(r"^session_(\d+)$")
+WHERE_TO_GET = ("LoCoMo is the file data/locomo10.json of the public snap-research/LoCoMo "
+                "repository on GitHub (CC BY-NC 4.0); download it and pass its path.")
+LOADER_VERSION = 1
+"""Bumped whenever the records built from an entry change, so stored copies stop matching."""
 
 
 @dataclass(frozen=True)
@@ -36,13 +46,24 @@ class Question:
 
 @dataclass
 class Conversation:
-    """One LoCoMo conversation as records ready to store."""
+    """One LoCoMo conversation as records ready to store.
+
+    Attributes:
+        sample_id: LoCoMo's id (``conv-26``), also the namespace.
+        thoughts, edges: the records, in a fixed order.
+        questions: the QA items that have evidence.
+        last_date: the date of the last session (UTC).
+        sessions: the highest session number (= the last ``created_cycle``).
+        fingerprint: SHA-256 of the entry's canonical JSON and :data:`LOADER_VERSION`.
+    """
 
     sample_id: str
     thoughts: list[ThoughtRecord] = field(default_factory=list)
     edges: list[EdgeRecord] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
     last_date: datetime | None = None
+    sessions: int = 0
+    fingerprint: str = ""
 
     @property
     def namespace(self) -> str:
@@ -73,6 +94,17 @@ def session_id(dia_id: str) -> str:
     return "S" + dia_id.split(":")[0][1:]
 
 
+def _edge(source: str, target: str, edge_type: EdgeType, cycle: int) -> EdgeRecord:
+    return EdgeRecord(edge_id=f"{edge_type.value}:{source}->{target}", from_thought_id=source,
+                      to_thought_id=target, edge_type=edge_type, created_cycle=cycle)
+
+
+def fingerprint(sample: dict) -> str:
+    """SHA-256 hex of a data-set entry (canonical JSON) and :data:`LOADER_VERSION`."""
+    canonical = json.dumps(sample, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"{LOADER_VERSION}\n{canonical}".encode()).hexdigest()
+
+
 def _sessions(conv: dict) -> Iterator[tuple[int, datetime, list[dict]]]:
     for key, turns in conv.items():
         match = _SESSION_RE.match(key)
@@ -88,7 +120,7 @@ def _turn_thought(turn: dict, number: int, when: datetime) -> ThoughtRecord:
     return ThoughtRecord(
         thought_id=turn["dia_id"], thought_type=ThoughtType.NOTE, essence=clip(line),
         content=content, source="locomo", created_cycle=number, updated_cycle=number,
-        created_at=when, updated_at=when, valid_from=when,
+        valid_from=when,
         metadata={"kind": "turn", "speaker": turn["speaker"], "session": number,
                   "dia_id": turn["dia_id"]})
 
@@ -98,13 +130,12 @@ def _observations(sample: dict, dates: dict[int, datetime]) -> Iterator[tuple[Th
         number = int(key.split("_")[1])
         for speaker, items in by_speaker.items():
             for index, (text, evidence) in enumerate(items):
-                sources = _DIA_RE.findall(str(evidence))
+                sources = list(dict.fromkeys(_DIA_RE.findall(str(evidence))))
                 when = dates[number]
                 yield ThoughtRecord(
                     thought_id=f"O{number}:{speaker}:{index}", thought_type=ThoughtType.OBSERVATION,
                     essence=clip(text), content=text, source="locomo-observation",
-                    created_cycle=number, updated_cycle=number, created_at=when, updated_at=when,
-                    valid_from=when,
+                    created_cycle=number, updated_cycle=number, valid_from=when,
                     metadata={"kind": "observation", "speaker": speaker, "session": number,
                               "dia_id": ",".join(sources)}), sources
 
@@ -113,7 +144,7 @@ def load_conversation(sample: dict) -> Conversation:
     """One LoCoMo item as a :class:`Conversation` (deterministic ids: ``D1:3``, ``S1``,
     ``O1:Caroline:0``)."""
     conv = sample["conversation"]
-    out = Conversation(sample_id=sample["sample_id"])
+    out = Conversation(sample_id=sample["sample_id"], fingerprint=fingerprint(sample))
     dates: dict[int, datetime] = {}
     turn_ids: set[str] = set()
     for number, when, turns in sorted(_sessions(conv)):
@@ -124,21 +155,20 @@ def load_conversation(sample: dict) -> Conversation:
             essence=f"Session {number}: {conv['speaker_a']} and {conv['speaker_b']} talk "
                     f"({when:%d %B %Y})",
             content=f"Conversation session {number} on {when:%d %B %Y %H:%M}", source="locomo",
-            created_cycle=number, updated_cycle=number, created_at=when, updated_at=when,
-            valid_from=when, metadata={"kind": "session", "session": number}))
+            created_cycle=number, updated_cycle=number, valid_from=when,
+            metadata={"kind": "session", "session": number}))
         for turn in turns:
             out.thoughts.append(_turn_thought(turn, number, when))
             turn_ids.add(turn["dia_id"])
-            out.edges.append(EdgeRecord(from_thought_id=turn["dia_id"], to_thought_id=sid,
-                                        edge_type=EdgeType.MESSAGE_OF, created_cycle=number))
+            out.edges.append(_edge(turn["dia_id"], sid, EdgeType.MESSAGE_OF, number))
     for record, sources in _observations(sample, dates):
         out.thoughts.append(record)
         for source in sources:
             if source in turn_ids:
-                out.edges.append(EdgeRecord(
-                    from_thought_id=record.thought_id, to_thought_id=source,
-                    edge_type=EdgeType.DERIVED_FROM, created_cycle=record.created_cycle))
+                out.edges.append(_edge(record.thought_id, source, EdgeType.DERIVED_FROM,
+                                       record.created_cycle))
     out.last_date = max(dates.values()) if dates else None
+    out.sessions = max(dates, default=0)
     for qa in sample.get("qa", []):
         evidence = tuple(e for item in qa.get("evidence", []) for e in _DIA_RE.findall(item))
         if evidence:
@@ -152,11 +182,18 @@ def load_dataset(path: str | Path) -> list[Conversation]:
     """Every conversation of a LoCoMo JSON file.
 
     Raises:
-        FileNotFoundError: the file is missing; ValueError: it is not LoCoMo-shaped.
+        DatasetError: the file is missing, not JSON, or not LoCoMo-shaped.
     """
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, list) or not data or "conversation" not in data[0]:
-        raise ValueError(f"{path} is not a LoCoMo data file (a JSON list of conversations)")
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise DatasetError(f"{path} does not exist. {WHERE_TO_GET}") from exc
+    except (OSError, ValueError) as exc:
+        raise DatasetError(f"{path} cannot be read as JSON ({exc}). {WHERE_TO_GET}") from exc
+    if not isinstance(data, list) or not data or not all(
+            isinstance(s, dict) and {"sample_id", "conversation"} <= s.keys() for s in data):
+        raise DatasetError(f"{path} is not a LoCoMo data file (a JSON list of conversations, "
+                           f"each with sample_id and conversation). {WHERE_TO_GET}")
     return [load_conversation(sample) for sample in data]
 
 

@@ -17,12 +17,14 @@ from engrava_graph.model.enums import (
 )
 from engrava_graph.model.errors import (
     CycleProviderError,
+    CycleRequiredError,
     DuplicateEdgeError,
     DuplicateThoughtError,
     EdgeNotFoundError,
     EmbeddingDimensionMismatchError,
     EmbeddingError,
     EngravaGraphError,
+    HygienePolicyMissingError,
     InvalidFilterError,
     InvalidNamespaceError,
     InvalidRecencyArgumentError,
@@ -42,14 +44,14 @@ from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import ValidTimeFilter
 
 __all__ = [
-    "CallableCycleProvider", "CycleProvider", "CycleProviderError", "DuplicateEdgeError",
-    "DuplicateThoughtError", "EdgeDirection", "EdgeNotFoundError", "EdgeRecord", "EdgeType",
-    "EmbeddingDimensionMismatchError", "EmbeddingError", "EngravaGraphError", "FieldOp",
-    "FieldPredicate", "HybridSearchResult", "InvalidFilterError", "InvalidNamespaceError",
-    "InvalidRecencyArgumentError", "InvalidTransitionError", "KnowledgeSource",
-    "LifecycleStatus", "MaxCycleProvider", "MetadataFilter", "Neo4jUnavailableError",
-    "Priority", "ReadOnlyViolationError", "RecencyModeConflictError",
-    "ReferentialIntegrityError", "SchemaVersionError", "StaleDataError", "StaticCycleProvider",
-    "ThoughtNotFoundError", "ThoughtRecord", "ThoughtType", "ThoughtVisibility",
-    "ValidTimeFilter", "ValidationFailedError",
+    "CallableCycleProvider", "CycleProvider", "CycleProviderError", "CycleRequiredError",
+    "DuplicateEdgeError", "DuplicateThoughtError", "EdgeDirection", "EdgeNotFoundError",
+    "EdgeRecord", "EdgeType", "EmbeddingDimensionMismatchError", "EmbeddingError",
+    "EngravaGraphError", "FieldOp", "FieldPredicate", "HybridSearchResult",
+    "HygienePolicyMissingError", "InvalidFilterError", "InvalidNamespaceError",
+    "InvalidRecencyArgumentError", "InvalidTransitionError", "KnowledgeSource", "LifecycleStatus",
+    "MaxCycleProvider", "MetadataFilter", "Neo4jUnavailableError", "Priority",
+    "ReadOnlyViolationError", "RecencyModeConflictError", "ReferentialIntegrityError",
+    "SchemaVersionError", "StaleDataError", "StaticCycleProvider", "ThoughtNotFoundError",
+    "ThoughtRecord", "ThoughtType", "ThoughtVisibility", "ValidTimeFilter", "ValidationFailedError",
 ]

@@ -181,3 +181,89 @@ class StaleDataError(EngravaGraphError):
             f"thought {thought_id!r} kept changing under concurrent writers; re-read it and retry"
         )
         self.thought_id = thought_id
+
+
+class DatasetError(EngravaGraphError, ValueError):
+    """A data file (e.g. LoCoMo for ``engrava-graph demo``) is missing or not of the expected
+    shape; the message names the path and where to get the file."""
+
+
+class CycleRequiredError(EngravaGraphError, ValueError):
+    """``consolidate`` / ``run_hygiene`` need a cognitive cycle and none was given or provided
+    (spec 003: they never run with ``current_cycle=None``)."""
+
+    def __init__(self, operation: str) -> None:
+        super().__init__(
+            f"{operation} needs a cognitive cycle: pass current_cycle=N or configure a "
+            f"cycle_provider on the store (its age gates are in cycles)"
+        )
+        self.operation = operation
+
+
+class HygienePolicyMissingError(EngravaGraphError, RuntimeError):
+    """``run_hygiene`` was called on a store built without a hygiene policy (spec 003)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "run_hygiene() needs a hygiene policy: build the store with "
+            "hygiene_policy=HygienePolicy(enabled=True, ...)"
+        )
+
+
+class MigrationError(EngravaGraphError):
+    """An import from another store (``engrava-graph import-engrava``) cannot start or did not
+    arrive whole: the message names the file or the records and what to do."""
+
+
+class ApiError(EngravaGraphError):
+    """A call of the Python client (``engrava_graph.client``) to the REST service failed in a way
+    no other library error describes: an unknown job or route, a 500, an answer that is not the
+    service's JSON. Errors the service names (``thought_not_found``, ``duplicate_edge``, ...) are
+    raised as their own classes instead, with the same attributes as below.
+
+    Attributes:
+        status: the HTTP status, or None when no answer came.
+        code: the service's machine code (``job_not_found``, ``internal``, ...).
+        message: the service's message (what went wrong and what to do).
+        field: the request field at fault, when the service named one.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None, code: str = "api_error",
+                 field: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+class AuthenticationError(ApiError):
+    """HTTP 401: the API key is missing or unknown; give the client a key the service is
+    configured with (``ENGRAVA_API_KEYS``)."""
+
+
+class PermissionDeniedError(ApiError, PermissionError):
+    """HTTP 403: the API key may not use this namespace, or it is read-only and the call writes;
+    use a key whose ``namespaces`` include this one (and that is not ``read_only``)."""
+
+
+class ServiceUnreachableError(ApiError, ConnectionError):
+    """The REST service gave no answer (connection refused, DNS, timeout) even after the client's
+    retries; check ``base_url`` and that ``engrava-graph serve`` runs, or raise ``timeout``."""
+
+
+class DreamTimeoutError(ApiError, TimeoutError):
+    """``wait_for_dream`` gave up: the dreaming job was still queued or running at the timeout.
+    The job goes on in the service; poll ``get_dream(job_id)`` later or wait longer.
+
+    Attributes:
+        job_id: the job.
+        job_status: its last status (``"queued"`` or ``"running"``).
+    """
+
+    def __init__(self, job_id: str, job_status: str, timeout: float) -> None:
+        super().__init__(f"dream job {job_id!r} is still {job_status} after {timeout:g} s; it "
+                         f"goes on in the service: call get_dream({job_id!r}) later",
+                         code="dream_timeout")
+        self.job_id = job_id
+        self.job_status = job_status

@@ -71,7 +71,7 @@ class RetrievalConfig(BaseModel):
     model_config = _FROZEN
 
     profiles: dict[Pathway, PathwayProfile] = Field(default_factory=default_profiles)
-    vector_share: float = Field(default=0.75, ge=0.0, le=1.0)
+    vector_share: float = Field(default=0.65, ge=0.0, le=1.0)
     spread_depth: int = Field(default=2, ge=0, le=3)
     hop_factor: float = Field(default=0.5, gt=0.0, le=1.0)
     per_node: int = Field(default=6, ge=1, le=100)

@@ -165,6 +165,7 @@ class RetrievalCycle:
             run.candidates, run.vector_strategy = await phases.activate(
                 store, queries, [vectors[q] for q in queries], profile, scope)
             run.activated = len(run.candidates)
+            phases.initial_activation(run.candidates, config.vector_share, has_vector)
         seeds = phases.top_seeds(run.candidates, profile.seeds, config.vector_share, has_vector)
         depth = config.spread_depth if request.spread_depth is None else request.spread_depth
         with run.phase("spread"):

@@ -122,10 +122,10 @@ def top_seeds(candidates: Mapping[str, Candidate], n: int, vector_share: float,
 async def spread(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
                  seeds: Sequence[Candidate], vector: list[float] | None, depth: int,
                  config: RetrievalConfig, scope: dict[str, Any]) -> int:
-    """Phase 4: spreading activation, ``depth`` hops, activation x hop_factor x link weight.
-
-    New memories are added to ``candidates`` (reached_by "spread"); a memory already present
-    keeps its stronger activation. Each hop spreads from the new arrivals' strongest ``len(seeds)``.
+    """Phase 4: spreading activation, ``depth`` hops: each link passes on
+    ``parent activation x hop_factor x link weight``, and what a memory receives adds up
+    (capped at 1), as in Collins & Loftus (1975). New memories join ``candidates``
+    (reached_by "spread"); each further hop spreads from the strongest ``len(seeds)`` arrivals.
 
     Returns:
         How many memories spreading added.
@@ -141,23 +141,34 @@ async def spread(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
             window_seconds=config.temporal_window_seconds, entity_weight=config.entity_weight,
             temporal_weight=config.temporal_link_weight, **scope)
         parents = {c.thought_id: c for c in frontier}
-        arrivals: dict[str, Candidate] = {}
+        received: dict[str, float] = {}
+        similarity: dict[str, float | None] = {}
         for row in rows:
             strength = parents[row["from_id"]].activation * config.hop_factor * float(row["weight"])
-            existing = candidates.get(row["thought_id"])
+            received[row["thought_id"]] = received.get(row["thought_id"], 0.0) + strength
+            similarity[row["thought_id"]] = row["similarity"]
+        arrivals: dict[str, Candidate] = {}
+        for tid, boost in sorted(received.items()):
+            existing = candidates.get(tid)
             if existing is not None:
-                if existing.reached_by != "activation" and strength > existing.activation:
-                    existing.activation = strength
+                existing.activation = min(1.0, existing.activation + boost)
                 continue
-            new = arrivals.get(row["thought_id"])
-            if new is None or strength > new.activation:
-                arrivals[row["thought_id"]] = Candidate(
-                    row["thought_id"], reached_by="spread", hops=hop, activation=strength,
-                    cosine=row["similarity"])
+            arrivals[tid] = Candidate(tid, reached_by="spread", hops=hop,
+                                      activation=min(1.0, boost), cosine=similarity[tid])
         candidates.update(arrivals)
         added += len(arrivals)
         frontier = top_seeds(arrivals, len(seeds), config.vector_share, vector is not None)
     return added
+
+
+def initial_activation(candidates: Mapping[str, Candidate], vector_share: float,
+                       has_vector: bool) -> None:
+    """Phase 3's activation level of each directly activated memory: its similarity relative to
+    the best match (the best starts at 1.0), so spreading can lift weaker matches that many
+    strong ones point to (activation sums, Collins & Loftus 1975)."""
+    best = max((c.similarity(vector_share, has_vector) for c in candidates.values()), default=0.0)
+    for c in candidates.values():
+        c.activation = c.similarity(vector_share, has_vector) / best if best > 0 else 1.0
 
 
 # ---------------------------------------------------------------------------- Phase 6: cause
@@ -165,9 +176,10 @@ async def cause(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
                 seeds: Sequence[Candidate], depth: int,
                 config: RetrievalConfig) -> list[CausalLink]:
     """Phase 6: directed BFS from the seeds to causes (CAUSED_BY forwards, LEADS_TO backwards)
-    and effects; a memory at ``h`` links scores ``prod(link confidence) * causal_hop_factor **
-    (h - 1)``; the seed of a chain scores its best chain. Memories reached only here join the
-    candidates (reached_by "cause", activation = seed activation x chain score).
+    and effects. A memory ``h`` links from a seed scores ``seed activation * prod(link
+    confidence) * causal_hop_factor ** (h - 1)`` (so chains from the best-matching memory
+    count most, nearer links more than farther ones); the seed scores its best chain. Memories
+    reached only here join the candidates (reached_by "cause", activation = that score).
 
     Returns:
         Every traversed link (deduplicated), nearest first.
@@ -178,7 +190,7 @@ async def cause(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
     traversed: dict[tuple[str, str], CausalLink] = {}
     for row in rows:
         seed = candidates[row["seed_id"]]
-        score = 1.0
+        score = seed.activation
         for hops, (link, node_id) in enumerate(zip(row["links"], row["path"][1:],
                                                    strict=True), start=1):
             score *= float(link["confidence"]) * (config.causal_hop_factor if hops > 1 else 1.0)
@@ -187,7 +199,7 @@ async def cause(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
             node = candidates.get(node_id)
             if node is None:
                 node = candidates[node_id] = Candidate(node_id, reached_by="cause", hops=hops,
-                                                       activation=seed.activation * score)
+                                                       activation=score)
             node.causal = max(node.causal, score)
             if causal_link not in node.links:
                 node.links.append(causal_link)

@@ -304,11 +304,13 @@ def confidence(
     * ``strength = activation_floor + (1 - activation_floor) * activation``: a memory
       reached by spreading is less certain than one matched directly, yet a 2-hop cause
       (activation 0.25) keeps 62.5% with the default floor 0.5;
-    * ``gate = relevance_floor + (1 - relevance_floor) * min(1, similarity /
-      relevance_saturation)``: with zero semantic/keyword relevance confidence is at most
-      ``relevance_floor * (1 - weights.similarity)`` (0.325 with the spec's weights), while
-      moderate similarity (>= 0.5) with strong causal links and recent reinforcement can
-      still score high, as Phase 9 asks.
+    * ``gate = relevance_floor + (1 - relevance_floor) * min(1, max(similarity, causal) /
+      relevance_saturation)``: relevance is semantic/keyword similarity or, for a memory on a
+      causal chain of the query's subject, its causal relevance (a cause rarely resembles the
+      question "what caused X?"). With neither, confidence is at most
+      ``relevance_floor * (1 - weights.similarity - weights.causal)``, while moderate
+      similarity with strong causal links and recent reinforcement can still score high, as
+      Phase 9 asks.
 
     Each factor is non-negative and non-decreasing in its signals, so confidence is
     monotone (non-decreasing) in every signal.
@@ -331,6 +333,6 @@ def confidence(
     if not 0.0 < relevance_saturation <= 1.0:
         raise ValueError("relevance_saturation must be in (0, 1]")
     strength = activation_floor + (1.0 - activation_floor) * signals.activation
-    openness = min(1.0, signals.similarity / relevance_saturation)
+    openness = min(1.0, max(signals.similarity, signals.causal) / relevance_saturation)
     gate = relevance_floor + (1.0 - relevance_floor) * openness
     return min(1.0, max(0.0, composite_score(signals, weights) * strength * gate))

@@ -6,6 +6,7 @@ orchestrator carries the query embedding separately from :class:`QueryEncoding`.
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -174,6 +175,11 @@ class PathwayScores(BaseModel):
         if not math.isclose(total, 1.0, abs_tol=SUM_TOLERANCE):
             raise ValueError(f"pathway scores must sum to 1, got {total}")
         return self
+
+    def __str__(self) -> str:
+        """The explain shape as JSON, ``{"exact": 0.2, "energy": 0.3, "attention": 0.5}``: what
+        ``print(explanation.pathway_scores)`` shows (000 Phase 2)."""
+        return json.dumps(self.model_dump())
 
     def score(self, pathway: Pathway) -> float:
         """Return the score of one pathway.

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engrava_graph.graph.registry import cypher
 from engrava_graph.model import (
     DuplicateThoughtError,
     EdgeType,
@@ -41,16 +42,10 @@ async def test_round_trip_keeps_every_field(store):
 
 
 async def test_graph_shape_labels_entities_and_tags(store, executor):
-    from engrava_graph.graph.registry import CypherStatement
-
     t = thought("Melanie painted a sunrise at Lake Tahoe", tags=["art"])
     await store.create_thought(t)
-    probe = CypherStatement("test/probe", (
-        "MATCH (t:Thought {namespace: $ns, thought_id: $id}) "
-        "OPTIONAL MATCH (t)-[:MENTIONS]->(e:Entity) OPTIONAL MATCH (t)-[:TAGGED]->(g:Tag) "
-        "RETURN labels(t) AS labels, collect(DISTINCT e.name) AS entities, "
-        "collect(DISTINCT g.name) AS tags"))
-    row = (await executor.read(probe, ns=store.namespace, id=t.thought_id))[0]
+    row = (await executor.read(cypher("hygiene/thought_links"), namespace=store.namespace,
+                               thought_id=t.thought_id))[0]
     assert set(row["labels"]) == {"Thought", "Observation"}
     assert "melanie" in row["entities"]
     assert row["tags"] == ["art"]

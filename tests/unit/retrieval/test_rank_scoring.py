@@ -173,8 +173,15 @@ def test_moderate_similarity_with_strong_causal_links_can_be_confident() -> None
 
 @pytest.mark.parametrize("pathway", list(Pathway))
 def test_zero_relevance_cannot_reach_high_confidence(pathway: Pathway) -> None:
-    s = signals(similarity=0.0, temporal=1.0, causal=1.0, importance=1.0, access_frequency=1.0)
+    s = signals(similarity=0.0, temporal=1.0, causal=0.0, importance=1.0, access_frequency=1.0)
     assert confidence(s, PATHWAY_WEIGHTS[pathway]) <= 0.5
+
+
+def test_a_strong_cause_counts_as_relevant_without_similarity() -> None:
+    cause = signals(similarity=0.0, temporal=1.0, causal=0.9, importance=0.5, access_frequency=0.0)
+    weak = cause.model_copy(update={"causal": 0.3})
+    weights = PATHWAY_WEIGHTS[Pathway.ATTENTION]
+    assert confidence(cause, weights) > 0.5 > confidence(weak, weights)
 
 
 def test_spreading_lowers_confidence_by_hops() -> None:

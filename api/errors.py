@@ -1,0 +1,234 @@
+"""Every error the service returns is JSON ``{"error", "message", "field"}`` with one status.
+
+- ``error``: a stable machine code (``thought_not_found``, ``duplicate_edge``, …);
+- ``message``: what went wrong and what to do, for a person;
+- ``field``: the request field at fault (dotted path, or a header name), else null.
+
+:data:`ERROR_STATUS` maps each library error class (:class:`EngravaGraphError` and its subclasses)
+to a status and code; a class not listed takes its nearest listed ancestor's. Request validation
+is 422; Neo4j being unreachable is 503 with ``Retry-After``. Anything else is a 500 whose body
+says only "internal error" and the request id; the traceback goes to the log, never to the client.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import neo4j.exceptions
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from engrava_graph.model.errors import (
+    CycleProviderError,
+    CycleRequiredError,
+    DatasetError,
+    DuplicateEdgeError,
+    DuplicateThoughtError,
+    EdgeNotFoundError,
+    EmbeddingDimensionMismatchError,
+    EmbeddingError,
+    EngravaGraphError,
+    HygienePolicyMissingError,
+    InvalidFilterError,
+    InvalidNamespaceError,
+    InvalidRecencyArgumentError,
+    InvalidTransitionError,
+    MigrationError,
+    Neo4jUnavailableError,
+    ReadOnlyViolationError,
+    RecencyModeConflictError,
+    ReferentialIntegrityError,
+    SchemaVersionError,
+    StaleDataError,
+    ThoughtNotFoundError,
+    ValidationFailedError,
+)
+from engrava_graph.retrieval.types import InvalidQueryError
+
+log = logging.getLogger("api.errors")
+
+NAMESPACE_HEADER = "X-Namespace"
+
+ERROR_STATUS: dict[type[EngravaGraphError], tuple[int, str]] = {
+    EngravaGraphError: (400, "bad_request"),
+    ValidationFailedError: (422, "validation_failed"),
+    InvalidQueryError: (422, "invalid_query"),
+    InvalidFilterError: (422, "invalid_filter"),
+    InvalidRecencyArgumentError: (422, "invalid_recency_argument"),
+    RecencyModeConflictError: (422, "recency_mode_conflict"),
+    InvalidNamespaceError: (422, "invalid_namespace"),
+    ReferentialIntegrityError: (422, "unknown_endpoint"),
+    ThoughtNotFoundError: (404, "thought_not_found"),
+    EdgeNotFoundError: (404, "edge_not_found"),
+    DuplicateThoughtError: (409, "duplicate_thought"),
+    DuplicateEdgeError: (409, "duplicate_edge"),
+    InvalidTransitionError: (409, "invalid_transition"),
+    StaleDataError: (409, "stale_data"),
+    ReadOnlyViolationError: (403, "read_only"),
+    Neo4jUnavailableError: (503, "neo4j_unavailable"),
+    SchemaVersionError: (503, "schema_not_current"),
+    EmbeddingDimensionMismatchError: (500, "embedding_dimension_mismatch"),
+    EmbeddingError: (500, "embedding_failed"),
+    CycleProviderError: (500, "cycle_provider_failed"),
+    CycleRequiredError: (422, "cycle_required"),
+    DatasetError: (422, "invalid_dataset"),
+    HygienePolicyMissingError: (500, "hygiene_policy_missing"),
+    MigrationError: (500, "migration_failed"),
+}
+"""Status and code per library error class (the issue's "one table")."""
+
+_UNAVAILABLE_MESSAGE = ("Neo4j is not reachable right now; retry after the Retry-After delay "
+                        "(no write of this request was committed unless it was acknowledged)")
+
+
+class ApiError(Exception):
+    """An error the HTTP layer raises itself (authentication, authorisation, limits, lookups).
+
+    Args:
+        status: the HTTP status.
+        error: the machine code.
+        message: what to do, for a person.
+        field: the request field at fault, if any.
+        headers: extra response headers (``WWW-Authenticate``, ``Retry-After``).
+    """
+
+    def __init__(self, status: int, error: str, message: str, *, field: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.field = field
+        self.headers = headers or {}
+
+
+def status_for(error: EngravaGraphError) -> tuple[int, str]:
+    """``(status, code)`` of a library error: its class's entry, else its nearest ancestor's."""
+    for cls in type(error).__mro__:
+        if cls in ERROR_STATUS:
+            return ERROR_STATUS[cls]  # type: ignore[index]
+    return ERROR_STATUS[EngravaGraphError]
+
+
+def error_body(error: str, message: str, field: str | None = None) -> dict[str, Any]:
+    """The JSON body of every error response."""
+    return {"error": error, "message": message, "field": field}
+
+
+def error_response(status: int, error: str, message: str, *, field: str | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    """A JSON error response."""
+    return JSONResponse(error_body(error, message, field), status_code=status, headers=headers)
+
+
+def _field_of(error: EngravaGraphError) -> str | None:
+    """The request field a library error names, when it names one."""
+    if isinstance(error, InvalidNamespaceError):
+        return NAMESPACE_HEADER
+    if isinstance(error, InvalidFilterError):
+        return "metadata_filter"
+    if isinstance(error, InvalidRecencyArgumentError):
+        return str(error.args[0]).split("=", 1)[0]
+    if isinstance(error, RecencyModeConflictError):
+        return "recency_now"
+    if isinstance(error, ValidationFailedError) and error.errors:
+        return _loc(error.errors[0].get("loc", ()))
+    return getattr(error, "field", None)
+
+
+_UNION_TAGS = frozenset({"str", "int", "float", "bool", "none", "dict", "list"})
+
+
+def _loc(loc: Any) -> str | None:
+    """``("body", "thoughts", 3, "essence")`` -> ``"thoughts.3.essence"``; headers by name.
+
+    pydantic's union-branch tags (``str-enum[Pathway]``, ``int``) are not fields and are left
+    out."""
+    parts = [str(p) for p in loc]
+    if parts[:1] == ["header"] and len(parts) > 1:
+        return parts[1]
+    if parts[:1] in (["body"], ["query"], ["path"]):
+        parts = parts[1:]
+    kept = parts[:1] + [p for p in parts[1:] if "[" not in p and p not in _UNION_TAGS]
+    return ".".join(kept) or None
+
+
+def _validation_message(errors: list[dict[str, Any]]) -> str:
+    shown = [f"{_loc(e.get('loc', ())) or 'body'}: {e.get('msg', 'invalid')}" for e in errors[:5]]
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    return "; ".join(shown) + more
+
+
+def _retry_after(request: Request) -> dict[str, str]:
+    return {"Retry-After": str(request.app.state.settings.retry_after_seconds)}
+
+
+def _internal(request: Request, code: str) -> str:
+    request_id = getattr(request.state, "request_id", "-")
+    return f"internal error ({code}); the service log has the details under request id {request_id}"
+
+
+async def _on_library_error(request: Request, exc: Exception) -> JSONResponse:
+    """A library error: its table status; a server-side one (500) says only its code, and the
+    details go to the log."""
+    assert isinstance(exc, EngravaGraphError)
+    status, code = status_for(exc)
+    if status == 503:
+        message = _UNAVAILABLE_MESSAGE if isinstance(exc, Neo4jUnavailableError) else str(exc)
+        return error_response(status, code, message, headers=_retry_after(request))
+    if status >= 500:
+        log.error("server-side failure %s on %s (request %s)", type(exc).__name__,
+                  request.url.path, getattr(request.state, "request_id", "-"), exc_info=exc)
+        return error_response(status, code, _internal(request, code))
+    return error_response(status, code, str(exc), field=_field_of(exc))
+
+
+async def _on_api_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.error, exc.message, field=exc.field,
+                          headers=exc.headers)
+
+
+async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    field = _loc(errors[0].get("loc", ())) if errors else None
+    return error_response(422, "invalid_request", _validation_message(errors), field=field)
+
+
+async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
+    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+
+
+async def _on_neo4j_down(request: Request, exc: Exception) -> JSONResponse:
+    log.warning("Neo4j unavailable on %s: %s", request.url.path, type(exc).__name__)
+    return error_response(503, "neo4j_unavailable", _UNAVAILABLE_MESSAGE,
+                          headers=_retry_after(request))
+
+
+async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.error("unhandled %s on %s (request %s)", type(exc).__name__, request.url.path,
+              getattr(request.state, "request_id", "-"), exc_info=exc)
+    return error_response(500, "internal", _internal(request, "internal"))
+
+
+NEO4J_UNAVAILABLE = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired,
+                     neo4j.exceptions.TransientError, neo4j.exceptions.DriverError)
+"""Driver failures that mean "Neo4j is away or busy": 503, retry later. ``IncompleteCommit``
+(a ``DriverError``) lands here too: the write was not acknowledged."""
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers that turn every failure into the JSON error shape."""
+    app.add_exception_handler(EngravaGraphError, _on_library_error)
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    for cls in NEO4J_UNAVAILABLE:
+        app.add_exception_handler(cls, _on_neo4j_down)
+    app.add_exception_handler(Exception, _on_unexpected)

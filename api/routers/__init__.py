@@ -1,0 +1,1 @@
+"""The service's routes: ``/v1`` (retrieval, thoughts, edges, dream) and the health probes."""

@@ -1,0 +1,24 @@
+"""Probes without authentication: ``/healthz`` (the process answers) and ``/readyz`` (Neo4j
+answers and the schema is current; else 503 with Retry-After)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from api.schemas import Health
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health, summary="Liveness")
+async def healthz() -> Health:
+    """200 while the process serves requests."""
+    return Health(status="ok")
+
+
+@router.get("/readyz", response_model=Health, summary="Readiness",
+            responses={503: {"description": "Neo4j unreachable or schema not current"}})
+async def readyz(request: Request) -> Health:
+    """200 when Neo4j answers and the graph's schema is the version this service needs."""
+    version = await request.app.state.api.ready()
+    return Health(status="ready", schema_version=version)

@@ -1,0 +1,228 @@
+"""Request and response bodies of the REST API.
+
+The library's pydantic models are the API's models: :class:`ThoughtRecord`, :class:`EdgeRecord`,
+:class:`RetrieveRequest`, :class:`RetrievalResponse` and :class:`Explanation` travel as they are;
+this module only adds what HTTP needs around them (creation options, a patch, pages, bulk, jobs).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from engrava_graph.model.records import ThoughtRecord
+from engrava_graph.retrieval.request import RetrieveRequest
+
+MAX_PAGE_SIZE = 500
+"""Most thoughts per ``GET /v1/thoughts`` page."""
+MAX_BULK_THOUGHTS = 1000
+"""Most thoughts per ``POST /v1/thoughts:bulk``."""
+MAX_EMBEDDING_DIMENSIONS = 4096
+"""Longest vector a request may carry (the store then checks its own dimensions)."""
+
+Vector = Annotated[list[float], Field(max_length=MAX_EMBEDDING_DIMENSIONS)]
+
+
+class ExplainRequest(RetrieveRequest):
+    """``POST /v1/explain``: the retrieve parameters plus the level of detail.
+
+    Attributes:
+        level: ``"summary"`` (intent, pathway, counts, timings) or ``"debug"`` (also every
+            candidate's signals and the phase that dropped it).
+    """
+
+    level: Literal["summary", "debug"] = "summary"
+
+
+class ThoughtCreate(ThoughtRecord):
+    """``POST /v1/thoughts``: a :class:`ThoughtRecord` plus how to store it.
+
+    Attributes:
+        deduplicate: when a thought with the same content exists, confirm it (its
+            ``confirmation_count`` grows) and return it with status 200 instead of creating one.
+        expires_after_seconds: time to live in seconds (sets ``expires_at``).
+        embedding: a precomputed vector to store instead of embedding the text.
+    """
+
+    deduplicate: bool = False
+    expires_after_seconds: float | None = Field(default=None, gt=0, le=100 * 365 * 86400)
+    embedding: Vector | None = None
+
+    def record(self) -> ThoughtRecord:
+        """The thought itself, without the creation options."""
+        return ThoughtRecord.model_validate(self.model_dump(
+            exclude={"deduplicate", "expires_after_seconds", "embedding"}))
+
+
+PATCHABLE_FIELDS = (
+    "thought_type", "essence", "content", "priority", "lifecycle_status", "updated_cycle",
+    "source", "confidence", "source_type", "visibility", "expires_at", "valid_from",
+    "valid_until", "metadata", "tags", "pinned",
+)
+"""The fields ``PATCH /v1/thoughts/{id}`` may change (ids, creation stamps and telemetry are
+the store's)."""
+
+
+def _optional(name: str) -> tuple[Any, Any]:
+    """``ThoughtRecord``'s field ``name`` with its constraints, optional and defaulting to unset."""
+    info = ThoughtRecord.model_fields[name]
+    inner = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
+    return inner | None, Field(default=None, description=info.description)
+
+
+ThoughtPatch = create_model(  # type: ignore[call-overload]
+    "ThoughtPatch",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__=("``PATCH /v1/thoughts/{id}``: the fields to change (omitted = unchanged; null "
+             "clears a nullable field). A ``lifecycle_status`` change must be a legal step of "
+             "the lifecycle (else 409)."),
+    **{name: _optional(name) for name in PATCHABLE_FIELDS},
+)
+
+
+class RestoreRequest(BaseModel):
+    """``POST /v1/thoughts/{id}/restore``: ARCHIVED -> ACTIVE.
+
+    Attributes:
+        current_cycle: when given, ``updated_cycle`` becomes at least this cycle.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_cycle: int | None = Field(default=None, ge=0)
+
+
+class ThoughtPage(BaseModel):
+    """One page of ``GET /v1/thoughts``, ordered by ``thought_id``.
+
+    Attributes:
+        thoughts: up to ``limit`` thoughts.
+        next_cursor: pass as ``cursor`` for the next page; null on the last page.
+    """
+
+    thoughts: list[ThoughtRecord]
+    next_cursor: str | None
+
+
+class BulkThoughts(BaseModel):
+    """``POST /v1/thoughts:bulk``: store many thoughts in one transaction (all or nothing).
+
+    Attributes:
+        thoughts: 1-1000 records with ids unique among them and new to the namespace.
+        embeddings: optional precomputed vectors, one per thought (null = embed that one's text).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    thoughts: list[ThoughtRecord] = Field(min_length=1, max_length=MAX_BULK_THOUGHTS)
+    embeddings: list[Vector | None] | None = Field(default=None, max_length=MAX_BULK_THOUGHTS)
+
+
+class BulkResult(BaseModel):
+    """What ``POST /v1/thoughts:bulk`` stored.
+
+    Attributes:
+        stored: how many thoughts.
+        thought_ids: their ids, in input order.
+    """
+
+    stored: int
+    thought_ids: list[str]
+
+
+class DreamRequest(BaseModel):
+    """``POST /v1/dream``: one consolidation pass over the namespace.
+
+    Attributes:
+        current_cycle: the caller's cognitive cycle "now" (dreaming's age and schedule gates
+            are counted in cycles, spec 003).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    current_cycle: int = Field(ge=0, le=2**62)
+
+
+class JobStatus(StrEnum):
+    """Where a background job is."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+class DreamJob(BaseModel):
+    """A consolidation pass run in the background (``POST /v1/dream``, ``GET /v1/dream/{id}``).
+
+    Attributes:
+        job_id: the job's id.
+        namespace: the namespace it consolidates.
+        status: queued (waiting for an earlier pass of the namespace), running, completed, failed.
+        current_cycle: the cycle it runs at.
+        created_at, started_at, finished_at: UTC instants.
+        run_id: the pass's ``DreamRun`` in the graph (provenance), once completed.
+        due: False when the schedule gate skipped the pass, once completed.
+        counts: what the pass did, once completed: ``candidates_evaluated``,
+            ``clusters_found``, ``clusters_rejected``, ``reflections_created``,
+            ``reflections_existing``, ``edges_created``, ``orphans_retired``,
+            ``reflections_unretired``, ``archived`` (by the hygiene pass it may end with).
+        error: why it failed.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    job_id: str
+    namespace: str
+    status: JobStatus
+    current_cycle: int
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    run_id: str | None = None
+    due: bool | None = None
+    counts: dict[str, int] = Field(default_factory=dict)
+    error: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every error response (see :mod:`api.errors`).
+
+    Attributes:
+        error: a stable machine code (``thought_not_found``, ``duplicate_edge``, ...).
+        message: what went wrong and what to do.
+        field: the request field at fault (dotted path or header name), else null.
+    """
+
+    error: str
+    message: str
+    field: str | None
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": description} for status, description in (
+        (401, "missing or unknown API key"),
+        (403, "the key may not use this namespace, or is read-only and the request writes"),
+        (404, "unknown namespace, thought, edge or job"),
+        (409, "duplicate id or edge, or an illegal lifecycle transition"),
+        (413, "request body too large"),
+        (422, "invalid request: the field and the reason are in the body"),
+        (503, "Neo4j unreachable: retry after the Retry-After header's seconds"),
+    )
+}
+"""The error responses every ``/v1`` route documents."""
+
+
+class Health(BaseModel):
+    """``/healthz`` and ``/readyz`` when all is well.
+
+    Attributes:
+        status: ``"ok"`` (process up) or ``"ready"`` (Neo4j answers, schema current).
+        schema_version: the graph's schema version (``/readyz`` only).
+    """
+
+    status: Literal["ok", "ready"]
+    schema_version: int | None = None

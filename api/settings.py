@@ -1,0 +1,144 @@
+"""Configuration of the REST service, read from the environment and ``.env`` (pydantic-settings).
+
+Variables (every name but the Neo4j ones has the ``ENGRAVA_`` prefix)::
+
+    NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE   the server (as the library reads them)
+    ENGRAVA_API_KEYS        JSON list of keys, e.g.
+        '[{"name": "agent", "key": "…", "namespaces": ["a", "b"], "read_only": false},
+          {"name": "ops", "key_sha256": "<64 hex>", "namespaces": ["*"], "read_only": true}]'
+    ENGRAVA_EMBEDDER        "sentence-transformers" (default) or "none" (keyword search only)
+    ENGRAVA_NEO4J_MAX_POOL_SIZE, ENGRAVA_NEO4J_CONNECTION_TIMEOUT,
+    ENGRAVA_NEO4J_MAX_TRANSACTION_RETRY_TIME   the driver's pool and timeouts (seconds)
+    ENGRAVA_MAX_BODY_BYTES  the largest request body (bigger: 413)
+    ENGRAVA_RETRY_AFTER_SECONDS   the Retry-After of a 503 while Neo4j is unreachable
+
+A key is stored as its SHA-256 digest only; give ``key_sha256`` (``printf %s KEY | sha256sum``) to
+keep the plain key out of the configuration altogether.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal, Self
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.model.namespace import validate_namespace
+
+ALL_NAMESPACES = "*"
+"""The namespace pattern that grants a key every namespace."""
+
+MIN_KEY_CHARS = 16
+
+
+class ApiKey(BaseModel):
+    """One API key and what it may do.
+
+    Attributes:
+        name: a label for logs (the key itself is never logged); default ``key-<n>``.
+        key: the secret, at least 16 characters; or
+        key_sha256: its SHA-256 hex digest (exactly one of the two).
+        namespaces: the namespaces the key may use; ``["*"]`` = all of them.
+        read_only: a read-only key gets 403 on every write.
+
+    Raises:
+        pydantic.ValidationError: both or neither of ``key``/``key_sha256``, a short key, or a
+            malformed namespace.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str | None = Field(default=None, max_length=64)
+    key: SecretStr | None = Field(default=None, min_length=MIN_KEY_CHARS)
+    key_sha256: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{64}$")
+    namespaces: tuple[str, ...] = Field(min_length=1)
+    read_only: bool = False
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if (self.key is None) == (self.key_sha256 is None):
+            raise ValueError("give exactly one of 'key' and 'key_sha256'")
+        for namespace in self.namespaces:
+            if namespace != ALL_NAMESPACES:
+                validate_namespace(namespace)
+        return self
+
+    def digest(self) -> bytes:
+        """The key's SHA-256 digest (32 bytes), the only form kept in memory for comparison."""
+        if self.key_sha256 is not None:
+            return bytes.fromhex(self.key_sha256)
+        assert self.key is not None  # the validator guarantees one of the two
+        return hashlib.sha256(self.key.get_secret_value().encode("utf-8")).digest()
+
+
+class ApiSettings(BaseSettings):
+    """Everything the service reads at start-up; see the module docstring for the variables.
+
+    Attributes:
+        neo4j_uri, neo4j_user, neo4j_password, neo4j_database: the server; with no URI the
+            library's resolution order is used (Docker, then a running local server).
+        api_keys: the keys; empty refuses to start unless ``insecure_dev``.
+        insecure_dev: serve without authentication (every caller may do anything); the
+            ``serve`` command sets it from its ``--insecure-dev`` flag only.
+        embedder: ``"sentence-transformers"`` (bundled all-MiniLM-L6-v2) or ``"none"``.
+        embedding_model_path: another local sentence-transformers model directory.
+        neo4j_max_pool_size: connections kept to the server.
+        neo4j_connection_timeout: seconds to open one connection.
+        neo4j_max_transaction_retry_time: seconds a managed transaction retries transient
+            errors (a leader switch, a deadlock, a server briefly away) before failing with 503.
+        migrate_on_start: run the idempotent schema migration at start-up (else only check it).
+        max_body_bytes: largest request body; larger gets 413.
+        retry_after_seconds: the ``Retry-After`` header of a 503.
+        dream_jobs_kept: finished dream jobs remembered (oldest forgotten first).
+        log_level: the ``api`` loggers' level.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="ENGRAVA_", env_file=".env",
+                                      env_file_encoding="utf-8", extra="ignore",
+                                      populate_by_name=True, frozen=True)
+
+    neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices(
+        "neo4j_uri", "NEO4J_URI"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices(
+        "neo4j_user", "NEO4J_USER"))
+    neo4j_password: SecretStr = Field(default=SecretStr(""), validation_alias=AliasChoices(
+        "neo4j_password", "NEO4J_PASSWORD"))
+    neo4j_database: str | None = Field(default=None, validation_alias=AliasChoices(
+        "neo4j_database", "NEO4J_DATABASE"))
+    api_keys: tuple[ApiKey, ...] = ()
+    insecure_dev: bool = False
+    embedder: Literal["sentence-transformers", "none"] = "sentence-transformers"
+    embedding_model_path: str | None = None
+    neo4j_max_pool_size: int = Field(default=50, ge=1, le=1000)
+    neo4j_connection_timeout: float = Field(default=5.0, gt=0)
+    neo4j_max_transaction_retry_time: float = Field(default=10.0, ge=0)
+    migrate_on_start: bool = True
+    max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
+    retry_after_seconds: int = Field(default=5, ge=1)
+    dream_jobs_kept: int = Field(default=1000, ge=1)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @model_validator(mode="after")
+    def _check_keys(self) -> Self:
+        names = [key.name for key in self.api_keys if key.name is not None]
+        if len(set(names)) != len(names):
+            raise ValueError("API key names must be unique")
+        digests = [key.digest() for key in self.api_keys]
+        if len(set(digests)) != len(digests):
+            raise ValueError("the same API key is configured twice")
+        return self
+
+    def connection(self) -> ConnectionInfo:
+        """Where Neo4j is: the configured URI, else the library's resolution order (without
+        starting a local server).
+
+        Raises:
+            Neo4jUnavailableError: no URI and no server found.
+        """
+        if self.neo4j_uri:
+            return ConnectionInfo(uri=self.neo4j_uri, user=self.neo4j_user,
+                                  password=self.neo4j_password.get_secret_value(),
+                                  database=self.neo4j_database or None)
+        return resolve_connection(start_local=False)

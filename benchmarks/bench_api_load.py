@@ -1,0 +1,215 @@
+"""REST load benchmark: N concurrent clients on ``POST /v1/retrieve`` for a fixed time.
+
+1. Loads ``--thoughts`` synthetic thoughts (``CorpusGenerator``) into the namespace
+   ``--namespace`` (default ``bench-api``) with ``bulk_store`` in chunks of ``--chunk`` and
+   embeddings precomputed by ``SentenceTransformerProvider().embed`` in batches; an existing
+   namespace that already holds that many thoughts is reused.
+2. Starts ``engrava-graph serve`` in a subprocess on 127.0.0.1 (a free port) with a read-only key
+   for that namespace, and waits for ``/readyz``.
+3. Runs ``--clients`` concurrent httpx clients for ``--seconds`` seconds (after ``--warmup``
+   requests), each posting unseen queries (``top_k`` 10, auto pathway) back to back; the loop is
+   bounded in time and in requests (``--max-requests``).
+4. Prints requests/s, latency p50/p95/p99 (ms, client side), the error count (non-200 or
+   transport failure) and the load conditions (cores, load average); stops the server and
+   deletes the namespace unless ``--keep``.
+
+The peer ``engrava`` has no HTTP service, so there is no peer figure here; ``bench_store.py``
+compares the stores themselves. Traffic goes to 127.0.0.1 only.
+
+Run (Neo4j from ``NEO4J_URI``/``NEO4J_USER``/``NEO4J_PASSWORD``)::
+
+    PYTHONPATH=. HF_HUB_OFFLINE=1 python benchmarks/bench_api_load.py --thoughts 100000 \\
+        --clients 8 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
+
+from _common import CorpusGenerator, chunks, machine_info, our_record, percentiles  # noqa: E402
+
+from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
+from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
+from engrava_graph.graph.connection import ConnectionInfo, resolve_connection  # noqa: E402
+
+console = Console(stderr=True)
+READY_TIMEOUT = 300.0  # seconds for the server to migrate, load the model and answer /readyz
+REQUEST_TIMEOUT = 60.0  # seconds for one request
+STOP_TIMEOUT = 30.0  # seconds for the server to exit after SIGTERM
+
+
+async def load_corpus(info: ConnectionInfo, args: argparse.Namespace) -> float:
+    """Fill the namespace unless it already holds ``args.thoughts`` thoughts; return seconds."""
+    provider = SentenceTransformerProvider()
+    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
+                                         database=info.database, namespace=args.namespace,
+                                         embedding_provider=provider) as store:
+        await store.ensure_schema()
+        have = await store.count_thoughts()
+        if have == args.thoughts:
+            console.print(f"reusing {have} thoughts in {args.namespace!r}")
+            return 0.0
+        if have:
+            await store.delete_namespace()
+            await store.ensure_namespace()
+        specs = CorpusGenerator(seed=args.seed).thoughts(args.thoughts)
+        began = time.perf_counter()
+        for start, stop in chunks(len(specs), args.chunk):
+            part = specs[start:stop]
+            vectors = provider.embed([s.text for s in part])
+            await store.bulk_store([our_record(s) for s in part], embeddings=vectors.tolist())
+            console.print(f"  stored {stop}/{len(specs)} ({time.perf_counter() - began:.0f} s)")
+        return time.perf_counter() - began
+
+
+def start_server(info: ConnectionInfo, namespace: str, key: str, port: int) -> subprocess.Popen:
+    """``engrava-graph serve`` in a subprocess with one read-only key for ``namespace``."""
+    env = {**os.environ, "NEO4J_URI": info.uri, "NEO4J_USER": info.user,
+           "NEO4J_PASSWORD": info.password, "HF_HUB_OFFLINE": "1", "ENGRAVA_LOG_LEVEL": "WARNING",
+           "ENGRAVA_API_KEYS": json.dumps([{"name": "bench", "key": key,
+                                            "namespaces": [namespace], "read_only": True}])}
+    if info.database:
+        env["NEO4J_DATABASE"] = info.database
+    command = [sys.executable, "-c", "from engrava_graph.cli import app; app()", "serve",
+               "--host", "127.0.0.1", "--port", str(port), "--env-file", os.devnull]
+    return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+
+
+async def wait_ready(base_url: str, server: subprocess.Popen) -> None:
+    """Poll ``/readyz`` until 200, the server exits, or ``READY_TIMEOUT`` passes."""
+    deadline = time.monotonic() + READY_TIMEOUT
+    async with httpx.AsyncClient(base_url=base_url, timeout=5.0) as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise RuntimeError(f"the server exited with code {server.returncode}")
+            try:
+                if (await client.get("/readyz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.5)
+    raise RuntimeError(f"the server was not ready within {READY_TIMEOUT} s")
+
+
+async def run_load(base_url: str, key: str, namespace: str, queries: list[str],
+                   args: argparse.Namespace) -> dict[str, Any]:
+    """``args.clients`` workers posting queries for ``args.seconds`` seconds."""
+    headers = {"Authorization": f"Bearer {key}", "X-Namespace": namespace}
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    counter = iter(range(args.max_requests))
+
+    async def worker(client: httpx.AsyncClient, deadline: float) -> None:
+        for i in counter:
+            if time.monotonic() >= deadline:
+                return
+            began = time.perf_counter()
+            try:
+                response = await client.post("/v1/retrieve", json={
+                    "query": queries[i % len(queries)], "top_k": 10})
+                outcome = str(response.status_code)
+            except httpx.HTTPError as exc:
+                outcome = type(exc).__name__
+            if outcome == "200":
+                latencies.append((time.perf_counter() - began) * 1000.0)
+            else:
+                errors[outcome] = errors.get(outcome, 0) + 1
+
+    limits = httpx.Limits(max_connections=args.clients)
+    async with httpx.AsyncClient(base_url=base_url, headers=headers, limits=limits,
+                                 timeout=REQUEST_TIMEOUT) as client:
+        for query in queries[:args.warmup]:
+            (await client.post("/v1/retrieve", json={"query": query})).raise_for_status()
+        began = time.monotonic()
+        deadline = began + args.seconds
+        await asyncio.gather(*(worker(client, deadline) for _ in range(args.clients)))
+        elapsed = time.monotonic() - began
+    stats = percentiles(latencies, (50, 95, 99))
+    return {"requests_ok": len(latencies), "errors": sum(errors.values()),
+            "error_kinds": errors, "seconds": round(elapsed, 1),
+            "requests_per_second": round(len(latencies) / elapsed, 2),
+            **{k: round(v, 1) for k, v in stats.items() if k.startswith("p")},
+            "mean_ms": round(stats["mean"], 1)}
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+async def drop(info: ConnectionInfo, namespace: str) -> None:
+    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
+                                         database=info.database,
+                                         namespace=namespace) as store:
+        await store.delete_namespace()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--thoughts", type=int, default=100_000)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--warmup", type=int, default=10, help="untimed requests first")
+    parser.add_argument("--max-requests", type=int, default=1_000_000)
+    parser.add_argument("--chunk", type=int, default=5000, help="thoughts per bulk_store call")
+    parser.add_argument("--namespace", default="bench-api")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--keep", action="store_true", help="keep the namespace afterwards")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+
+    info = resolve_connection(start_local=False)
+    load_seconds = asyncio.run(load_corpus(info, args))
+    key = secrets.token_urlsafe(24)
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    queries = CorpusGenerator(seed=args.seed).queries(2000)
+    server = start_server(info, args.namespace, key, port)
+    try:
+        asyncio.run(wait_ready(base_url, server))
+        load_before = os.getloadavg()
+        figures = asyncio.run(run_load(base_url, key, args.namespace, queries, args))
+        load_after = os.getloadavg()
+    finally:
+        stop_server(server)
+        if not args.keep:
+            asyncio.run(drop(info, args.namespace))
+    report = {"thoughts": args.thoughts, "clients": args.clients, "load_seconds":
+              round(load_seconds, 1), **figures,
+              "loadavg_1m_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
+              "machine": machine_info()}
+    print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    return 0 if figures["requests_ok"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

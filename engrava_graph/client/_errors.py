@@ -1,0 +1,129 @@
+"""The service's error answers turned back into the library's typed errors.
+
+Every error answer of the REST service is JSON ``{"error", "message", "field"}`` with one status
+(``api/errors.py``). :data:`ERROR_CLASSES` maps the machine code ``error`` to the class the
+library itself raises for it, so ``except DuplicateEdgeError`` works the same in-process and over
+HTTP; a code it does not know maps by status (401, 403), else to :class:`ApiError`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from engrava_graph.model.errors import (
+    ApiError,
+    AuthenticationError,
+    CycleProviderError,
+    CycleRequiredError,
+    DatasetError,
+    DuplicateEdgeError,
+    DuplicateThoughtError,
+    EdgeNotFoundError,
+    EmbeddingDimensionMismatchError,
+    EmbeddingError,
+    EngravaGraphError,
+    HygienePolicyMissingError,
+    InvalidFilterError,
+    InvalidNamespaceError,
+    InvalidRecencyArgumentError,
+    InvalidTransitionError,
+    MigrationError,
+    Neo4jUnavailableError,
+    PermissionDeniedError,
+    ReadOnlyViolationError,
+    RecencyModeConflictError,
+    ReferentialIntegrityError,
+    SchemaVersionError,
+    StaleDataError,
+    ThoughtNotFoundError,
+    ValidationFailedError,
+)
+from engrava_graph.retrieval.types import InvalidQueryError
+
+ERROR_CLASSES: dict[str, type[EngravaGraphError]] = {
+    # library errors, by the codes api.errors.ERROR_STATUS gives them
+    "validation_failed": ValidationFailedError,
+    "invalid_query": InvalidQueryError,
+    "invalid_filter": InvalidFilterError,
+    "invalid_recency_argument": InvalidRecencyArgumentError,
+    "recency_mode_conflict": RecencyModeConflictError,
+    "invalid_namespace": InvalidNamespaceError,
+    "unknown_endpoint": ReferentialIntegrityError,
+    "thought_not_found": ThoughtNotFoundError,
+    "edge_not_found": EdgeNotFoundError,
+    "duplicate_thought": DuplicateThoughtError,
+    "duplicate_edge": DuplicateEdgeError,
+    "invalid_transition": InvalidTransitionError,
+    "stale_data": StaleDataError,
+    "read_only": ReadOnlyViolationError,
+    "neo4j_unavailable": Neo4jUnavailableError,
+    "schema_not_current": SchemaVersionError,
+    "embedding_dimension_mismatch": EmbeddingDimensionMismatchError,
+    "embedding_failed": EmbeddingError,
+    "cycle_provider_failed": CycleProviderError,
+    "cycle_required": CycleRequiredError,
+    "invalid_dataset": DatasetError,
+    "hygiene_policy_missing": HygienePolicyMissingError,
+    "migration_failed": MigrationError,
+    # the HTTP layer's own codes (api/auth.py, api/errors.py)
+    "invalid_request": ValidationFailedError,
+    "unauthenticated": AuthenticationError,
+    "namespace_forbidden": PermissionDeniedError,
+    "read_only_key": PermissionDeniedError,
+}
+"""The class raised for each ``error`` code of the service (the client's one table)."""
+
+_BY_STATUS: dict[int, type[ApiError]] = {401: AuthenticationError, 403: PermissionDeniedError}
+_SNIPPET_CHARS = 300
+
+
+def error_from_response(response: httpx.Response,
+                        context: Mapping[str, Any] | None = None) -> EngravaGraphError:
+    """The typed error of an error answer (status >= 400).
+
+    A library error class gets the service's message (not its own formatted one) and, as
+    attributes, what its constructor would have set, taken from ``context`` (the call's
+    arguments: ``thought_id``, ``edge_id``, ...) or None when the call did not know it. Every
+    error also gets ``status``, ``code`` and ``field`` from the answer.
+
+    Args:
+        response: the service's answer.
+        context: what the call was about, by the error classes' constructor argument names.
+
+    Returns:
+        The error to raise (the caller raises it).
+    """
+    code, message, field = _body(response)
+    cls = ERROR_CLASSES.get(code) or _BY_STATUS.get(response.status_code, ApiError)
+    if issubclass(cls, ApiError):
+        return cls(message, status=response.status_code, code=code, field=field)
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    for name, parameter in inspect.signature(cls.__init__).parameters.items():
+        if name in ("self", "message") or parameter.kind is parameter.VAR_KEYWORD:
+            continue
+        default = None if parameter.default is parameter.empty else parameter.default
+        setattr(error, name, (context or {}).get(name, default))
+    if isinstance(error, ValidationFailedError):
+        error.errors = list(error.errors)
+    vars(error).update(status=response.status_code, code=code, field=field)
+    return error
+
+
+def _body(response: httpx.Response) -> tuple[str, str, str | None]:
+    """``(code, message, field)`` of an error answer; an answer that is not the service's JSON
+    (a proxy's page, say) gives ``("http_error", <start of its text>, None)``."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("error"), str):
+        field = body.get("field")
+        return (body["error"], str(body.get("message") or body["error"]),
+                field if isinstance(field, str) else None)
+    text = response.text.strip()[:_SNIPPET_CHARS] or response.reason_phrase
+    return "http_error", f"HTTP {response.status_code}: {text}", None

@@ -1,0 +1,125 @@
+"""``engrava-graph dream``: one consolidation pass as a batch job.
+
+Shows progress (a bar on a terminal, plain lines otherwise), prints a summary, and exits 1 with a
+clear message when Neo4j cannot be reached or an argument is invalid. The connection comes from
+``--uri`` / ``NEO4J_URI`` (with ``NEO4J_USER`` / ``NEO4J_PASSWORD`` / ``NEO4J_DATABASE``), else
+from a running local server (``engrava-graph neo4j start``); the command never starts one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import typer
+from neo4j.exceptions import AuthError
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.dreaming.consolidate import DreamResult
+from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.model.errors import EngravaGraphError
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
+_PLAIN_STEP = 0.1  # plain-line progress every 10 %
+
+
+class _Reporter:
+    """Progress as a rich bar on a terminal, else a plain line per 10 % of each phase."""
+
+    def __init__(self, live: Progress | None) -> None:
+        self._live = live
+        self._tasks: dict[str, Any] = {}
+        self._printed: dict[str, float] = {}
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if self._live is not None:
+            if phase not in self._tasks:
+                self._tasks[phase] = self._live.add_task(phase, total=total)
+            self._live.update(self._tasks[phase], completed=done)
+            return
+        share = done / total if total else 1.0
+        if share >= self._printed.get(phase, -1.0) + _PLAIN_STEP or done == total:
+            self._printed[phase] = share
+            console.print(f"{phase}: {done}/{total}", highlight=False)
+
+
+def _summary(namespace: str, result: DreamResult) -> None:
+    if not result.due:
+        console.print(f"Cycle {result.current_cycle} is not a scheduled dreaming cycle; "
+                      f"nothing ran.")
+        return
+    table = Table(title=f"Dreaming pass over {namespace!r} at cycle {result.current_cycle}",
+                  show_header=False)
+    for label, value in (
+        ("candidates", result.candidates_evaluated), ("clusters", result.clusters_found),
+        ("clusters too large", result.clusters_rejected),
+        ("reflections created", result.reflections_created),
+        ("reflections already there", result.reflections_existing),
+        ("edges created", result.edges_created), ("reflections retired", result.orphans_retired),
+        ("neighbours", result.strategy), ("seconds", f"{result.seconds:.1f}"),
+        ("run", f"{result.run_id}{' (resumed)' if result.resumed else ''}"),
+    ):
+        table.add_row(label, str(value))
+    console.print(table)
+
+
+async def _dream(info: ConnectionInfo, namespace: str, cycle: int, config: DreamingConfig
+                 ) -> tuple[DreamResult, str]:
+    store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
+                                      database=info.database, namespace=namespace)
+    try:
+        await store.executor.verify()
+        if console.is_terminal:
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeElapsedColumn(), console=console, transient=True) as live:
+                return await store.consolidate(cycle, config=config,
+                                               progress=_Reporter(live)), store.namespace
+        return await store.consolidate(cycle, config=config,
+                                       progress=_Reporter(None)), store.namespace
+    finally:
+        await store.executor.close()
+
+
+def dream(
+    namespace: str = typer.Option(..., "--namespace", "-n", help="The namespace to consolidate."),
+    cycle: int = typer.Option(..., "--cycle", "-c", min=0,
+                              help="The current cognitive cycle (age gates are in cycles)."),
+    threshold: float = typer.Option(0.7, min=0.0, max=1.0,
+                                    help="Cosine similarity two thoughts need to be linked."),
+    neighbours: int = typer.Option(10, min=1, help="Nearest neighbours examined per thought."),
+    min_age: int = typer.Option(1, min=0, help="Cycles a thought must have existed."),
+    min_size: int = typer.Option(3, min=2, help="Smallest cluster that makes a reflection."),
+    max_size: int = typer.Option(200, min=2, help="Largest cluster that makes a reflection."),
+    every: int = typer.Option(1, min=1, help="Run only at cycles that are multiples of this."),
+    uri: str | None = typer.Option(None, envvar="NEO4J_URI", help="bolt:// or neo4j:// URI."),
+    user: str = typer.Option("neo4j", envvar="NEO4J_USER"),
+    password: str = typer.Option("", envvar="NEO4J_PASSWORD", show_default=False),
+    database: str | None = typer.Option(None, envvar="NEO4J_DATABASE"),
+) -> None:
+    """Consolidate a namespace's observations into reflections (one dreaming pass)."""
+    try:
+        config = DreamingConfig.model_validate({
+            "similarity_threshold": threshold, "neighbours_k": neighbours,
+            "schedule_every_n_cycles": every,
+            "gates": {"min_age_cycles": min_age, "min_cluster_size": min_size,
+                      "max_cluster_size": max_size}})
+        info = (ConnectionInfo(uri=uri, user=user, password=password, database=database)
+                if uri else resolve_connection(start_local=False))
+        result, name = asyncio.run(_dream(info, namespace, cycle, config))
+    except ValidationError as exc:
+        err_console.print(f"[bold red]error:[/] invalid settings: {exc.errors()[0]['msg']}")
+        raise typer.Exit(1) from exc
+    except AuthError as exc:
+        err_console.print("[bold red]error:[/] Neo4j refused the credentials; check "
+                          "NEO4J_USER / NEO4J_PASSWORD")
+        raise typer.Exit(1) from exc
+    except EngravaGraphError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from exc
+    _summary(name, result)

@@ -1,0 +1,267 @@
+"""One dreaming pass: consolidation of eligible thoughts into reflections, as a batch job on the
+graph (spec 003, "Dreaming"; DESIGN.md "Dreaming").
+
+1. Schedule gate (``DreamingConfig.is_due``); open or resume the ``(:DreamRun)``.
+2. Eligible thoughts page by page (Cypher gates), scored by the signals; score gate.
+3. Similarity graph from Neo4j (exact cosine or the vector index), clusters in Python.
+4. Per batch of clusters, one transaction: new REFLECTIONs with centroid, CONSOLIDATED_FROM and
+   ASSOCIATED edges, linked from the DreamRun.
+5. Retirement sweep; the DreamRun is closed ``completed`` with its counts.
+
+Safety: a reflection and its edges share one statement; a pass killed half-way leaves whole
+clusters and a DreamRun ``running``, and the next pass (same cycle and parameters: the same run)
+re-finds the clusters, skips the written ones and completes the rest; a pass with other
+parameters marks the old run ``interrupted`` and finishes its clusters the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engrava_graph.dreaming import clusters as clustering
+from engrava_graph.dreaming import retirement
+from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.dreaming.gates import eligibility_params, passing_score_gate
+from engrava_graph.dreaming.hygiene import HygieneResult
+from engrava_graph.dreaming.neighbours import Progress, similarity_graph
+from engrava_graph.dreaming.signals import (
+    Candidate,
+    active_signals,
+    effective_weights,
+    score,
+)
+from engrava_graph.dreaming.writer import PendingCluster, WriteContext, write_batch
+from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.registry import cypher
+from engrava_graph.model.enums import Priority
+from engrava_graph.model.namespace import fulltext_namespace_token
+
+_CANDIDATES = cypher("dreaming/candidates")
+_RUN_OPEN = cypher("dreaming/run_open")
+_RUN_CLOSE = cypher("dreaming/run_close")
+_RUNS = cypher("dreaming/runs")
+_CANDIDATE_PAGE = 10_000
+
+
+@dataclass(frozen=True)
+class DreamContext:
+    """What a pass needs from its store (built by ``Neo4jEngravaCore.consolidate``).
+
+    Attributes:
+        executor: the connection.
+        namespace: the store's namespace.
+        clock: "now" for stamps and expiry (aware UTC).
+        extract_entities: text -> entity names for a reflection's MENTIONS links.
+        access_tracking_enabled: whether the frequency signal can be active.
+        protected_priorities: reflections at these priorities are never retired.
+    """
+
+    executor: GraphExecutor
+    namespace: str
+    clock: Callable[[], datetime]
+    extract_entities: Callable[[str], list[str]]
+    access_tracking_enabled: bool
+    protected_priorities: tuple[Priority, ...]
+
+
+@dataclass(frozen=True)
+class DreamResult:
+    """What one ``consolidate`` call did (the peer's ``ConsolidationResult`` names where they
+    overlap).
+
+    Attributes:
+        run_id: the DreamRun (same namespace, cycle and parameters = same run).
+        current_cycle: the cycle the pass ran at.
+        due: False when the schedule gate skipped the pass (nothing else ran).
+        candidates_evaluated: eligible thoughts that passed the score gate.
+        clusters_found: clusters within the size bounds.
+        clusters_rejected: communities above ``max_cluster_size``.
+        reflections_created: new reflections.
+        reflections_existing: clusters whose reflection was already written (re-run, resume).
+        edges_created: CONSOLIDATED_FROM plus ASSOCIATED edges created.
+        orphans_retired: reflections retired by the sweep; reflections_unretired: un-marked.
+        strategy: how neighbours were found, ``"exact"`` or ``"index"`` (``""`` when skipped).
+        resumed: the run existed and had not completed (a killed or failed pass finished now).
+        interrupted_runs: other runs left ``running`` that this pass marked interrupted.
+        active_signal_weights: effective signal weights; flat_signals: inactive signals.
+        seconds: wall time of the pass.
+        phase_seconds: wall time per phase (``candidates``, ``neighbours``, ``clustering``,
+            ``writing``, ``retirement``).
+        hygiene: the hygiene pass ``consolidate`` ran at its end, if any.
+    """
+
+    run_id: str
+    current_cycle: int
+    due: bool = True
+    candidates_evaluated: int = 0
+    clusters_found: int = 0
+    clusters_rejected: int = 0
+    reflections_created: int = 0
+    reflections_existing: int = 0
+    edges_created: int = 0
+    orphans_retired: int = 0
+    reflections_unretired: int = 0
+    strategy: str = ""
+    resumed: bool = False
+    interrupted_runs: list[str] = field(default_factory=list)
+    active_signal_weights: dict[str, float] = field(default_factory=dict)
+    flat_signals: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    phase_seconds: dict[str, float] = field(default_factory=dict)
+    hygiene: HygieneResult | None = None
+
+
+def run_identity(namespace: str, current_cycle: int, config: DreamingConfig) -> tuple[str, str]:
+    """``(run_id, parameters_json)``: a pass's DreamRun id is a UUID5 of the namespace, the cycle
+    and the config, so the same pass resumes the same run."""
+    parameters = config.model_dump_json()
+    digest = hashlib.sha256(f"{namespace}/{current_cycle}/{parameters}".encode()).hexdigest()
+    return clustering.dreaming_id("run", digest), parameters
+
+
+def _settings(config: DreamingConfig) -> dict[str, Any]:
+    gates = config.gates
+    return {"similarity_threshold": config.similarity_threshold,
+            "neighbours_k": config.neighbours_k, "min_cluster_size": gates.min_cluster_size,
+            "max_cluster_size": gates.max_cluster_size, "min_age_cycles": gates.min_age_cycles,
+            "thought_types": [t.value for t in gates.thought_types]}
+
+
+async def _candidates(executor: GraphExecutor, eligible: dict[str, Any]) -> list[Candidate]:
+    out: list[Candidate] = []
+    after: str | None = None
+    while True:
+        rows = await executor.read(_CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, **eligible)
+        out.extend(Candidate(r["thought_id"], r["confidence"], int(r["confirmation_count"]),
+                             int(r["access_count"]), int(r["updated_cycle"])) for r in rows)
+        if len(rows) < _CANDIDATE_PAGE:
+            return out
+        after = rows[-1]["thought_id"]
+
+
+def _pending(namespace: str, ids: Sequence[str], found: clustering.Clustering,
+             edges: clustering.ClusterEdges, start: int, stop: int) -> list[PendingCluster]:
+    """Clusters ``start:stop`` as :class:`PendingCluster` (built per batch: flat memory)."""
+    pending = []
+    for index in range(start, min(stop, len(found.clusters))):
+        member_ids = [ids[i] for i in found.clusters[index]]
+        key = clustering.cluster_key(member_ids)
+        pending.append(PendingCluster(
+            key=key, reflection_id=clustering.reflection_id(namespace, key),
+            member_ids=member_ids, pairs=[(ids[a], ids[b], w) for a, b, w in edges.of(index)]))
+    return pending
+
+
+async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig,
+                   progress: Progress | None = None) -> DreamResult:
+    """Run one pass at ``current_cycle`` (see the module docstring).
+
+    Args:
+        ctx: the store's side.
+        current_cycle: cycles; the age gate and recency signal read it.
+        config: the pass's settings.
+        progress: called as ``(phase, done, total)`` with phase ``"neighbours"`` (thoughts) and
+            ``"clusters"`` (clusters written or found).
+
+    Returns:
+        The :class:`DreamResult`; ``due=False`` when the schedule skips this cycle.
+    """
+    began = time.perf_counter()
+    run_id, parameters = run_identity(ctx.namespace, current_cycle, config)
+    if not config.is_due(current_cycle):
+        return DreamResult(run_id=run_id, current_cycle=current_cycle, due=False)
+    now = ctx.clock()
+    opened = (await ctx.executor.write(
+        _RUN_OPEN, namespace=ctx.namespace, run_id=run_id, current_cycle=current_cycle,
+        parameters=parameters, settings=_settings(config), now=now))[0]
+    counts = {"reflections_created": 0, "edges_created": 0}
+    try:
+        result = await _consolidate(ctx, run_id, current_cycle, config, now, counts, progress)
+    except Exception:
+        await _close(ctx, run_id, "failed", {"seconds": time.perf_counter() - began}, counts)
+        raise
+    seconds = time.perf_counter() - began
+    await _close(ctx, run_id, "completed", {
+        "candidates": result.candidates_evaluated, "clusters": result.clusters_found,
+        "clusters_rejected": result.clusters_rejected,
+        "reflections_existing": result.reflections_existing,
+        "orphans_retired": result.orphans_retired, "strategy": result.strategy,
+        "seconds": seconds}, counts)
+    return dataclasses.replace(result, seconds=seconds,
+                               resumed=opened["previous"] in ("running", "failed"),
+                               interrupted_runs=list(opened["interrupted"]))
+
+
+async def _close(ctx: DreamContext, run_id: str, status: str, run_counts: dict[str, Any],
+                 totals: dict[str, int]) -> None:
+    await ctx.executor.write(_RUN_CLOSE, namespace=ctx.namespace, run_id=run_id, status=status,
+                             counts=run_counts, now=ctx.clock(), **totals)
+
+
+async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
+                       config: DreamingConfig, now: datetime, counts: dict[str, int],
+                       progress: Progress | None) -> DreamResult:
+    phases: dict[str, float] = {}
+    mark = time.perf_counter()
+
+    def lap(phase: str) -> None:
+        nonlocal mark
+        phases[phase] = time.perf_counter() - mark
+        mark = time.perf_counter()
+
+    eligible = {"namespace": ctx.namespace, **eligibility_params(config.gates, current_cycle, now)}
+    candidates = await _candidates(ctx.executor, eligible)
+    active = active_signals(candidates, access_tracking_enabled=ctx.access_tracking_enabled)
+    weights = effective_weights(config.signals, active)
+    scores = {c.thought_id: score(c, weights, config, current_cycle) for c in candidates}
+    pool = [c.thought_id for c in passing_score_gate(candidates, scores, config.gates)]
+    lap("candidates")
+    graph, strategy = await similarity_graph(ctx.executor, pool, config, eligible, progress)
+    lap("neighbours")
+    found = clustering.cluster(graph, min_size=config.gates.min_cluster_size,
+                               max_size=config.gates.max_cluster_size, seed=config.seed)
+    edges = clustering.ClusterEdges(graph, found.clusters)
+    del graph
+    lap("clustering")
+    writer = WriteContext(
+        executor=ctx.executor, namespace=ctx.namespace,
+        ns_token=fulltext_namespace_token(ctx.namespace), run_id=run_id,
+        current_cycle=current_cycle, config=config, now=now,
+        extract_entities=ctx.extract_entities)
+    created = existing = 0
+    total = len(found.clusters)
+    for start in range(0, total, config.write_batch_clusters):
+        batch = _pending(ctx.namespace, pool, found, edges, start,
+                         start + config.write_batch_clusters)
+        outcome = await write_batch(writer, batch, scores)
+        created += outcome.created
+        existing += outcome.existing
+        counts["reflections_created"] += outcome.created
+        counts["edges_created"] += outcome.consolidated_edges + outcome.associated_edges
+        if progress is not None:
+            progress("clusters", start + len(batch), total)
+    lap("writing")
+    retired, unretired = await retirement.sweep(
+        ctx.executor, ctx.namespace, protected_priorities=ctx.protected_priorities, now=now)
+    lap("retirement")
+    return DreamResult(
+        run_id=run_id, current_cycle=current_cycle, candidates_evaluated=len(pool),
+        clusters_found=total, clusters_rejected=found.rejected_oversize,
+        reflections_created=created, reflections_existing=existing,
+        edges_created=counts["edges_created"], orphans_retired=retired,
+        reflections_unretired=unretired, strategy=strategy, active_signal_weights=weights,
+        flat_signals=sorted(set(config.signals) - active), phase_seconds=phases)
+
+
+async def dream_runs(executor: GraphExecutor, namespace: str, limit: int = 20
+                     ) -> list[dict[str, Any]]:
+    """The namespace's DreamRuns, newest first: every property (``status``, ``current_cycle``,
+    ``parameters`` JSON, counts) plus ``produced`` (reflections it links)."""
+    rows = await executor.read(_RUNS, namespace=namespace, limit=limit)
+    return [{**row["run"], "produced": int(row["produced"])} for row in rows]

@@ -1,0 +1,84 @@
+"""The similarity graph of a dreaming pass, from Neo4j: each eligible thought's nearest eligible
+neighbours above the threshold (``cypher/dreaming/neighbours_*.cypher``).
+
+A large pool goes through the HNSW index, over-fetched by the database/namespace size ratio
+because Neo4j 5.26's vector index ranks every namespace before any filter (the choice
+``search_similar`` makes); a pool of at most ``exact_max_candidates`` thoughts, or no larger than
+that over-fetch, is searched by exact cosine inside the namespace instead (cheaper there, and
+nothing is missed). Sources go ``page_size`` per query, ``concurrency`` queries at a time (Neo4j
+runs them on parallel threads); only the neighbour pairs come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engrava_graph.dreaming.clusters import SimilarityGraph
+from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.registry import cypher
+from engrava_graph.retrieval.fusion import cosine_to_index_score, index_score_to_cosine
+
+_EXACT = cypher("dreaming/neighbours_exact")
+_INDEX = cypher("dreaming/neighbours_index")
+_COUNTS = cypher("namespaces/count_thoughts")
+
+#: Ceiling of the index over-fetch (nodes per query), as in search.
+MAX_FETCH_K = 10_000
+
+Progress = Callable[[str, int, int], None]
+
+
+async def _fetch_k(executor: GraphExecutor, namespace: str, k: int) -> int:
+    rows = await executor.read(_COUNTS, namespace=namespace)
+    in_namespace, in_database = int(rows[0]["in_namespace"]), int(rows[0]["in_database"])
+    ratio = max(1, -(-in_database // max(in_namespace, 1)))
+    return min(max(k * ratio, 4 * k), MAX_FETCH_K)
+
+
+async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
+                           eligible: dict[str, Any], progress: Progress | None = None
+                           ) -> tuple[SimilarityGraph, str]:
+    """Neighbour pairs among ``ids`` as a :class:`SimilarityGraph` over their positions.
+
+    Args:
+        executor: the connection.
+        ids: the pass's pool (sorted thought ids); neighbours outside it are dropped.
+        config: ``neighbours_k``, ``similarity_threshold`` (cosine), ``exact_max_candidates``,
+            ``neighbour_strategy``, ``page_size``, ``concurrency``.
+        eligible: the ``dreaming/_eligible`` parameters (with ``namespace``).
+        progress: called as ``("neighbours", sources_done, sources_total)`` per page.
+
+    Returns:
+        The graph (weights are cosines in [0, 1]) and the strategy, ``"exact"`` or ``"index"``.
+    """
+    position = {tid: i for i, tid in enumerate(ids)}
+    fetch_k = await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
+    exact = (config.neighbour_strategy == "exact" or config.neighbour_strategy == "auto"
+             and len(ids) <= max(config.exact_max_candidates, fetch_k))
+    params: dict[str, Any] = {**eligible, "k": config.neighbours_k, "fetch_k": fetch_k,
+                              "min_score": cosine_to_index_score(config.similarity_threshold)}
+    a, b, weight = array("l"), array("l"), array("f")  # compact: O(pairs) machine words
+    done = 0
+    gate = asyncio.Semaphore(config.concurrency)
+
+    async def page(start: int) -> None:
+        nonlocal done
+        sources = list(ids[start:start + config.page_size])
+        async with gate:
+            rows = await executor.read(_EXACT if exact else _INDEX, sources=sources, **params)
+        for row in rows:
+            other = position.get(row["neighbour"])
+            if other is not None:
+                a.append(position[row["source"]])
+                b.append(other)
+                weight.append(index_score_to_cosine(float(row["score"])))
+        done += len(sources)
+        if progress is not None:
+            progress("neighbours", done, len(ids))
+
+    await asyncio.gather(*(page(start) for start in range(0, len(ids), config.page_size)))
+    return SimilarityGraph.from_pairs(len(ids), a, b, weight), "exact" if exact else "index"

@@ -1,0 +1,172 @@
+"""Writing reflections: one transaction per batch of clusters, each reflection created in the
+same statement as all its edges (``cypher/dreaming/write_clusters.cypher``).
+
+Idempotence: a reflection's id is derived from its cluster key (sorted member ids), so a cluster
+that already has its reflection is skipped, before any work and again inside the transaction
+after the namespace's dreaming lock is taken (concurrent passes never write a cluster twice).
+Edge ids are derived from (type, from, to) as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from engrava_graph.dreaming import summary
+from engrava_graph.dreaming.clusters import dreaming_id
+from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.graph.executor import GraphExecutor, run_in
+from engrava_graph.graph.mapping import record_properties
+from engrava_graph.graph.registry import cypher
+from engrava_graph.model.enums import EdgeType, KnowledgeSource, LifecycleStatus, ThoughtType
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
+
+_EXISTING = cypher("thoughts/existing_ids")
+_MEMBERS = cypher("dreaming/members")
+_LOCK = cypher("dreaming/lock_namespace")
+_WRITE = cypher("dreaming/write_clusters")
+
+
+@dataclass(frozen=True)
+class PendingCluster:
+    """A cluster of the pass: its key, reflection id, sorted member ids and the similarity
+    pairs inside it (``(a, b, cosine)``)."""
+
+    key: str
+    reflection_id: str
+    member_ids: list[str]
+    pairs: list[tuple[str, str, float]]
+
+
+@dataclass(frozen=True)
+class WriteContext:
+    """What every batch of one pass shares."""
+
+    executor: GraphExecutor
+    namespace: str
+    ns_token: str
+    run_id: str
+    current_cycle: int
+    config: DreamingConfig
+    now: datetime
+    extract_entities: Callable[[str], list[str]]
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    """Counts of one batch: reflections created / found already written, edges created."""
+
+    created: int
+    existing: int
+    consolidated_edges: int
+    associated_edges: int
+
+
+def edge_id(edge_type: EdgeType, from_id: str, to_id: str) -> str:
+    """The deterministic id of a dreaming edge (UUID5 of type, endpoints)."""
+    return dreaming_id("edge", edge_type.value, from_id, to_id)
+
+
+def _edge_template(ctx: WriteContext, edge_type: EdgeType) -> dict[str, Any]:
+    record = EdgeRecord(from_thought_id="from", to_thought_id="to", edge_type=edge_type,
+                        created_cycle=ctx.current_cycle, source=KnowledgeSource.DREAMING,
+                        created_at=ctx.now)
+    props = record_properties(record)
+    for key in ("edge_id", "from_thought_id", "to_thought_id"):
+        props.pop(key)
+    return props
+
+
+def _reflection_row(ctx: WriteContext, cluster: PendingCluster,
+                    members: Sequence[summary.Member]) -> dict[str, Any]:
+    draft = summary.draft(members, ctx.config)
+    record = ThoughtRecord(
+        thought_id=cluster.reflection_id, thought_type=ThoughtType.REFLECTION,
+        essence=draft.essence, content=draft.content,
+        priority=ctx.config.reflection_default_priority, lifecycle_status=LifecycleStatus.ACTIVE,
+        created_cycle=ctx.current_cycle, updated_cycle=ctx.current_cycle,
+        source=f"dreaming:{cluster.key}", source_type=KnowledgeSource.DREAMING,
+        confidence=draft.confidence, consolidated_from=cluster.member_ids,
+        created_at=ctx.now, updated_at=ctx.now,
+        valid_from=draft.valid_from, valid_until=draft.valid_until,
+        metadata={"dreaming": {
+            "cluster_key": cluster.key, "run_id": ctx.run_id, "member_count": len(members),
+            "key_phrases": "; ".join(draft.key_phrases),
+            "representative_id": draft.representative_id,
+            "excerpt_ids": ",".join(draft.excerpt_ids),
+            "score": round(float(np.mean([m.score for m in members])), 6),
+        }})
+    props = {k: v for k, v in record_properties(record).items() if v is not None}
+    props.update(content_hash=content_hash(record.content), revision=0)
+    return {
+        "props": props, "embedding": draft.centroid,
+        "entities": ctx.extract_entities(f"{record.essence}\n{record.content}"),
+        "members": [{"id": m, "edge_id": edge_id(EdgeType.CONSOLIDATED_FROM,
+                                                 cluster.reflection_id, m)}
+                    for m in cluster.member_ids],
+        "pairs": [{"a": a, "b": b, "weight": round(w, 6),
+                   "edge_id": edge_id(EdgeType.ASSOCIATED, a, b)} for a, b, w in cluster.pairs],
+    }
+
+
+async def _members(ctx: WriteContext, clusters: Sequence[PendingCluster],
+                   scores: Mapping[str, float]) -> dict[str, summary.Member]:
+    ids = [m for c in clusters for m in c.member_ids]
+    rows = await ctx.executor.read(_MEMBERS, namespace=ctx.namespace, thought_ids=ids)
+    return {r["thought_id"]: summary.Member(
+        thought_id=r["thought_id"], essence=r["essence"], content=r["content"],
+        embedding=np.asarray(r["embedding"], dtype=np.float64),
+        created_cycle=int(r["created_cycle"]), confidence=r["confidence"],
+        valid_from=r["valid_from"].to_native() if r["valid_from"] is not None else None,
+        valid_until=r["valid_until"].to_native() if r["valid_until"] is not None else None,
+        score=scores.get(r["thought_id"], 0.0)) for r in rows}
+
+
+async def _existing(executor: GraphExecutor, namespace: str, ids: list[str],
+                    tx: Any = None) -> set[str]:
+    if tx is None:
+        rows = await executor.read(_EXISTING, namespace=namespace, thought_ids=ids)
+    else:
+        rows = await run_in(tx, _EXISTING, namespace=namespace, thought_ids=ids)
+    return {r["thought_id"] for r in rows}
+
+
+async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
+                      scores: Mapping[str, float]) -> BatchOutcome:
+    """Write the reflections of ``batch`` that do not exist yet, in one transaction.
+
+    A cluster whose members vanished since clustering (deleted meanwhile) below two is skipped.
+
+    Returns:
+        What was created and what already existed.
+    """
+    existing = await _existing(ctx.executor, ctx.namespace, [c.reflection_id for c in batch])
+    todo = [c for c in batch if c.reflection_id not in existing]
+    members = await _members(ctx, todo, scores) if todo else {}
+    rows = {}
+    for c in todo:
+        present = [members[m] for m in c.member_ids if m in members]
+        if len(present) >= 2:
+            rows[c.reflection_id] = _reflection_row(ctx, c, present)
+    templates = {"consolidated_props": _edge_template(ctx, EdgeType.CONSOLIDATED_FROM),
+                 "associated_props": _edge_template(ctx, EdgeType.ASSOCIATED)}
+
+    async def work(tx: Any) -> tuple[int, dict[str, Any]]:
+        await run_in(tx, _LOCK, namespace=ctx.namespace)
+        raced = await _existing(ctx.executor, ctx.namespace, list(rows), tx)
+        fresh = [row for rid, row in rows.items() if rid not in raced]
+        if not fresh:
+            return len(raced), {"reflections": 0, "consolidated": 0, "associated": 0}
+        out = await run_in(tx, _WRITE, namespace=ctx.namespace, ns_token=ctx.ns_token,
+                           run_id=ctx.run_id, clusters=fresh, **templates)
+        return len(raced), out[0]
+
+    raced, counts = await ctx.executor.transaction(work) if rows else (0, {})
+    return BatchOutcome(created=int(counts.get("reflections") or 0),
+                        existing=len(existing) + raced,
+                        consolidated_edges=int(counts.get("consolidated") or 0),
+                        associated_edges=int(counts.get("associated") or 0))

@@ -1,0 +1,189 @@
+"""Console commands to look at a memory: ``explain`` (table or interactive HTML graph),
+``browser-guide`` (serve the Neo4j Browser style and guide) and ``import-engrava`` (bring a
+memory over from the peer package's SQLite file). :func:`register` adds them to the
+``engrava-graph`` app."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.embeddings import SentenceTransformerProvider
+from engrava_graph.graph.connection import resolve_connection
+from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
+from engrava_graph.model.errors import EngravaGraphError
+from engrava_graph.model.namespace import DEFAULT_NAMESPACE
+from engrava_graph.retrieval.results import Explanation
+from engrava_graph.retrieval.subgraph import load_subgraph
+from engrava_graph.retrieval.visual import render_explanation_html
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
+
+EXIT_COUNT_MISMATCH = 2
+
+
+def _fail(error: Exception) -> NoReturn:
+    """Print ``error`` to stderr and exit with code 1."""
+    err_console.print(f"[bold red]error:[/] {error}", highlight=False)
+    raise typer.Exit(1) from error
+
+
+@asynccontextmanager
+async def _store(namespace: str, **options: Any) -> AsyncIterator[Neo4jEngravaCore]:
+    """A store on the resolved Neo4j (a running local server is used, never started)."""
+    info = resolve_connection(start_local=False)
+    store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
+                                      database=info.database, namespace=namespace, **options)
+    async with store:
+        yield store
+
+
+async def _explain(query: str, namespace: str, html: Path | None,
+                   params: dict[str, Any]) -> Explanation:
+    async with _store(namespace, embedding_provider=SentenceTransformerProvider()) as store:
+        if not await store.namespace_exists():
+            raise EngravaGraphError(f"namespace {namespace!r} does not exist in this database")
+        store.embed_query(query)  # load the model first, so "encode" times the query alone
+        explanation = await store.explain(query, level="debug", **params)
+        if html is not None:
+            subgraph = await load_subgraph(store, explanation)
+            html.write_text(render_explanation_html(explanation, subgraph), encoding="utf-8")
+        return explanation
+
+
+def _print_explanation(ex: Explanation) -> None:
+    scores = ex.pathway_scores
+    console.print(f"[bold]{ex.query}[/]", highlight=False)
+    console.print(f"intent {ex.intent.value} · pathway {ex.pathway_selected.value} (exact "
+                  f"{scores.exact:.2f}, energy {scores.energy:.2f}, attention "
+                  f"{scores.attention:.2f}) · entities {ex.entities or '-'}")
+    console.print(f"candidates {ex.candidates_activated} activated → "
+                  f"{ex.candidates_after_spread} after spread → {ex.candidates_final} returned")
+    console.print("phases (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in ex.phase_timings.items()))
+    for phase, why in ex.skipped_phases.items():
+        console.print(f"skipped {phase}: {why}", style="dim")
+    ranks = {r.thought_id: i for i, r in enumerate(ex.results, start=1)}
+    table = Table()
+    table.add_column("#", justify="right")
+    table.add_column("thought", min_width=24, ratio=3)
+    table.add_column("via", min_width=10)
+    for column in ("sim", "score", "conf"):
+        table.add_column(column, justify="right")
+    table.add_column("dropped", ratio=1)
+    for c in ex.candidates or []:
+        reached = c.reached_by if c.reached_by == "activation" else f"{c.reached_by} ({c.hops})"
+        dropped = "" if c.dropped_in is None else f"{c.dropped_in}: {c.reason}"
+        table.add_row(str(ranks.get(c.thought_id, "")), c.text, reached,
+                      f"{c.similarity:.3f}", f"{c.composite:.3f}", f"{c.confidence:.3f}", dropped)
+    console.print(table)
+
+
+def explain(
+    query: str = typer.Argument(..., help="The question to retrieve memories for."),
+    namespace: str = typer.Option(DEFAULT_NAMESPACE, "--namespace", "-n",
+                                  help="The memory (namespace) to search."),
+    html: Path | None = typer.Option(None, help="Write an interactive graph of the run here."),
+    now: datetime | None = typer.Option(
+        None, formats=["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"],
+        help="The request's clock (ISO; default: now, UTC). Resolves 'last Tuesday'."),
+    top_k: int = typer.Option(10, help="Results returned (1-100)."),
+    pathway: str = typer.Option("auto", help="auto, exact, energy or attention."),
+) -> None:
+    """Run the retrieval cycle for QUERY and show its internals (000 "Inspecting the cycle")."""
+    when = (now or datetime.now(UTC))
+    params = {"now": when if when.tzinfo else when.replace(tzinfo=UTC), "top_k": top_k,
+              "pathway": pathway}
+    try:
+        explanation = asyncio.run(_explain(query, namespace, html, params))
+    except EngravaGraphError as error:
+        _fail(error)
+    _print_explanation(explanation)
+    if html is not None:
+        console.print(f"graph written to {html} (open it in a browser)")
+
+
+def browser_guide(
+    port: int = typer.Option(DEFAULT_PORT, help="TCP port on 127.0.0.1."),
+) -> None:
+    """Serve the Neo4j Browser style (GraSS) and guide until Ctrl-C."""
+    try:
+        server = asset_server(port=port)
+    except OSError as error:
+        _fail(error)
+    commands = browser_commands(server.server_address[1])
+    console.print("In Neo4j Browser (`engrava-graph neo4j status` prints its URL), run:")
+    console.print(f"  {commands['style']}", highlight=False)
+    console.print(f"  {commands['guide']}", highlight=False)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def _print_report(report: ImportReport) -> None:
+    table = Table(title=f"engrava -> namespace {report.namespace}")
+    for column in ("", "expected", "written", "already there", "found"):
+        table.add_column(column, justify="left" if not column else "right")
+    for name in ("thoughts", "embeddings", "edges"):
+        table.add_row(name, *(str(getattr(c, name)) for c in (
+            report.expected, report.written, report.skipped, report.found)))
+    console.print(table)
+    if report.embedding_model:
+        console.print(f"embeddings: {report.embedding_model}")
+    for name, count in report.dropped.items():
+        console.print(f"not carried over: {name} on {count} thought(s)", style="yellow")
+
+
+async def _import(path: Path, namespace: str, re_embed: bool, chunk_size: int) -> ImportReport:
+    snapshot = await read_engrava(path)
+    options: dict[str, Any] = {"vector_dimensions": snapshot.dimensions or 384}
+    if re_embed:
+        options = {"embedding_provider": SentenceTransformerProvider()}
+    async with _store(namespace, **options) as store:
+        await store.ensure_schema()
+        return await import_snapshot(store, snapshot, re_embed=re_embed, chunk_size=chunk_size)
+
+
+def import_engrava(
+    path: Path = typer.Argument(..., help="The engrava SQLite file (.db)."),
+    namespace: str = typer.Option(DEFAULT_NAMESPACE, "--namespace", "-n",
+                                  help="The namespace to import into."),
+    re_embed: bool = typer.Option(
+        False, help="Embed with all-MiniLM-L6-v2 instead of copying the file's vectors (use it "
+                    "when the file's model is another one)."),
+    chunk_size: int = typer.Option(500, min=1, help="Records per write transaction."),
+) -> None:
+    """Copy thoughts, edges and embeddings from an engrava SQLite file into Neo4j.
+
+    At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
+    """
+    try:
+        report = asyncio.run(_import(path, namespace, re_embed, chunk_size))
+    except EngravaGraphError as error:
+        _fail(error)
+    _print_report(report)
+    if not report.ok:
+        err_console.print("[bold red]count check failed:[/] Neo4j does not hold what the file "
+                          "holds; run the import again to finish it")
+        raise typer.Exit(EXIT_COUNT_MISMATCH)
+    console.print("[green]count check passed[/]")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``explain``, ``browser-guide`` and ``import-engrava`` to ``app``."""
+    app.command("explain")(explain)
+    app.command("browser-guide")(browser_guide)
+    app.command("import-engrava")(import_engrava)

@@ -1,0 +1,89 @@
+"""The service around the routes: probes, OpenAPI, request ids, body limit, error shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from engrava_graph.graph.connection import ConnectionInfo
+from tests.integration.api.conftest import ADMIN, Api, api_settings, headers
+
+ERROR_KEYS = {"error", "message", "field"}
+
+
+def test_probes_need_no_key(client: TestClient) -> None:
+    assert client.get("/healthz").json()["status"] == "ok"
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json() == {"status": "ready", "schema_version": 1}
+
+
+def test_openapi_and_docs_are_served(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    assert {"/v1/retrieve", "/v1/explain", "/v1/thoughts", "/v1/thoughts:bulk",
+            "/v1/thoughts/{thought_id}", "/v1/thoughts/{thought_id}/restore", "/v1/edges",
+            "/v1/edges/{edge_id}", "/v1/thoughts/{thought_id}/edges", "/v1/dream",
+            "/v1/dream/{job_id}", "/healthz", "/readyz"} <= set(spec["paths"])
+    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    assert "swagger" in client.get("/docs").text.lower()
+
+
+def test_request_id_is_echoed_or_made(api: Api) -> None:
+    given = api.get("/healthz", headers={"X-Request-ID": "trace-123"})
+    assert given.headers["X-Request-ID"] == "trace-123"
+    made = api.get("/healthz", headers={"X-Request-ID": "bad id with spaces"})
+    assert len(made.headers["X-Request-ID"]) == 32
+
+
+def test_body_size_limit_is_413(connection: ConnectionInfo) -> None:
+    app = create_app(api_settings(connection, max_body_bytes=2048), embedding_provider=None)
+    body = {"thought_type": "NOTE", "essence": "big", "content": "x" * 4096, "source": "t"}
+    with TestClient(app) as small:
+        declared = small.post("/v1/thoughts", json=body, headers=headers("apit-big"))
+        assert declared.status_code == 413
+        assert declared.json()["error"] == "body_too_large"
+
+        def chunks() -> Any:
+            yield b'{"thought_type": "NOTE", "essence": "big", "source": "t", "content": "'
+            for _ in range(8):
+                yield b"x" * 512
+            yield b'"}'
+
+        streamed = small.post("/v1/thoughts", content=chunks(), headers={
+            **headers("apit-big"), "Content-Type": "application/json"})
+        assert streamed.status_code == 413
+        assert set(streamed.json()) == ERROR_KEYS
+        assert small.get("/v1/thoughts", headers=headers("apit-big")).status_code == 404
+
+
+def test_unknown_routes_and_methods_answer_in_the_error_shape(client: TestClient) -> None:
+    missing = client.get("/v2/nothing")
+    assert missing.status_code == 404 and set(missing.json()) == ERROR_KEYS
+    wrong = client.put("/v1/retrieve", headers=headers("default"))
+    assert wrong.status_code == 405 and wrong.json()["error"] == "method_not_allowed"
+
+
+class _BrokenProvider:
+    """An embedding provider that fails: a server-side fault, not the client's."""
+
+    dimensions = 384
+    model_name = "broken"
+
+    def embed(self, texts: Any) -> np.ndarray:
+        if texts == ["warm-up"]:
+            return np.zeros((1, 384), dtype=np.float32)
+        raise RuntimeError("GPU on fire /secret/path/model.bin")
+
+
+def test_server_faults_are_500_without_internals(connection: ConnectionInfo) -> None:
+    app = create_app(api_settings(connection), embedding_provider=_BrokenProvider())
+    with TestClient(app, raise_server_exceptions=False) as broken:
+        response = broken.post("/v1/retrieve", json={"query": "tea"}, headers={
+            "Authorization": f"Bearer {ADMIN}"})
+    assert response.status_code == 500
+    body = response.json()
+    assert set(body) == ERROR_KEYS
+    assert "Traceback" not in body["message"] and "/secret/path" not in body["message"]

@@ -1,0 +1,175 @@
+"""/v1/thoughts: create, dedup, read, patch, lifecycle, delete, restore, list + cursor, bulk."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from tests.integration.api.conftest import Api
+
+
+def _body(essence: str, **fields: object) -> dict[str, object]:
+    return {"thought_type": "OBSERVATION", "essence": essence, "content": essence,
+            "source": "api-test", **fields}
+
+
+def test_create_then_read_back(api: Api) -> None:
+    made = api.thought("Ann prefers tea over coffee", priority="P1", tags=["Drinks"],
+                       metadata={"speaker": "ann", "turn": 3})
+    assert made["created_at"] and made["updated_at"]
+    got = api.get(f"/v1/thoughts/{made['thought_id']}")
+    assert got.status_code == 200
+    assert got.json() == made
+    assert got.json()["tags"] == ["drinks"]
+
+
+def test_create_keeps_a_given_id_and_refuses_it_twice(api: Api) -> None:
+    tid = f"my-{uuid.uuid4().hex}"
+    assert api.post("/v1/thoughts", json=_body("first", thought_id=tid)).status_code == 201
+    again = api.post("/v1/thoughts", json=_body("second", thought_id=tid))
+    assert again.status_code == 409
+    assert again.json()["error"] == "duplicate_thought"
+    assert tid in again.json()["message"]
+
+
+def test_deduplicate_confirms_the_existing_thought_with_200(api: Api) -> None:
+    first = api.thought("the build is green")
+    again = api.post("/v1/thoughts", json=_body("the build is green", deduplicate=True))
+    assert again.status_code == 200
+    assert again.json()["thought_id"] == first["thought_id"]
+    assert again.json()["confirmation_count"] == 1
+
+
+def test_create_with_ttl_and_embedding(api: Api) -> None:
+    made = api.post("/v1/thoughts", json=_body("short lived", expires_after_seconds=3600,
+                                               embedding=[0.0] * 383 + [1.0]))
+    assert made.status_code == 201, made.text
+    assert made.json()["expires_at"] is not None
+    wrong = api.post("/v1/thoughts", json=_body("bad vector", embedding=[1.0, 2.0]))
+    assert wrong.status_code == 422
+    assert "384" in wrong.json()["message"]
+
+
+def test_validation_errors_name_the_field(api: Api) -> None:
+    too_long = api.post("/v1/thoughts", json=_body("x" * 201))
+    assert too_long.status_code == 422
+    assert too_long.json()["field"] == "essence"
+    assert too_long.json()["error"] == "invalid_request"
+    unknown = api.post("/v1/thoughts", json=_body("ok", mood="happy"))
+    assert unknown.status_code == 422 and unknown.json()["field"] == "mood"
+    bad_type = api.post("/v1/thoughts", json=_body("ok", thought_type="IDEA"))
+    assert bad_type.status_code == 422 and bad_type.json()["field"] == "thought_type"
+    not_json = api.post("/v1/thoughts", content=b"{not json",
+                        headers={"Content-Type": "application/json"})
+    assert not_json.status_code == 422
+    assert set(not_json.json()) == {"error", "message", "field"}
+
+
+def test_unknown_ids_are_404(api: Api) -> None:
+    api.thought("makes the namespace exist")
+    for method, path in (("GET", "/v1/thoughts/nope"), ("PATCH", "/v1/thoughts/nope"),
+                         ("DELETE", "/v1/thoughts/nope"), ("POST", "/v1/thoughts/nope/restore")):
+        kwargs = {"json": {"essence": "x"}} if method == "PATCH" else {}
+        response = api.request(method, path, **kwargs)
+        assert response.status_code == 404, (method, path, response.text)
+        assert response.json()["error"] == "thought_not_found"
+
+
+def test_patch_changes_fields_and_checks_the_lifecycle(api: Api) -> None:
+    made = api.thought("draft plan", metadata={"a": 1})
+    path = f"/v1/thoughts/{made['thought_id']}"
+    changed = api.patch(path, json={"essence": "final plan", "metadata": {"b": "2"},
+                                    "confidence": 0.8, "lifecycle_status": "DONE"})
+    assert changed.status_code == 200, changed.text
+    body = changed.json()
+    assert (body["essence"], body["metadata"], body["confidence"], body["lifecycle_status"]) == (
+        "final plan", {"b": "2"}, 0.8, "DONE")
+    cleared = api.patch(path, json={"confidence": None})
+    assert cleared.json()["confidence"] is None
+    illegal = api.patch(path, json={"lifecycle_status": "CREATED"})
+    assert illegal.status_code == 409
+    assert illegal.json()["error"] == "invalid_transition"
+    assert api.get(path).json()["lifecycle_status"] == "DONE"
+
+
+def test_patch_refuses_fixed_and_empty_changes(api: Api) -> None:
+    made = api.thought("fixed fields")
+    path = f"/v1/thoughts/{made['thought_id']}"
+    assert api.patch(path, json={"thought_id": "other"}).status_code == 422
+    assert api.patch(path, json={"created_at": "2020-01-01T00:00:00Z"}).status_code == 422
+    empty = api.patch(path, json={})
+    assert empty.status_code == 422 and empty.json()["error"] == "validation_failed"
+    bad_cycle = api.patch(path, json={"updated_cycle": -1})
+    assert bad_cycle.status_code == 422 and bad_cycle.json()["field"] == "updated_cycle"
+
+
+def test_delete_then_gone(api: Api) -> None:
+    made = api.thought("to forget")
+    path = f"/v1/thoughts/{made['thought_id']}"
+    assert api.delete(path).status_code == 204
+    assert api.get(path).status_code == 404
+    assert api.delete(path).status_code == 404
+
+
+def test_restore_only_from_archived(api: Api) -> None:
+    made = api.thought("old news", updated_cycle=2)
+    path = f"/v1/thoughts/{made['thought_id']}"
+    not_archived = api.post(f"{path}/restore")
+    assert not_archived.status_code == 409
+    assert not_archived.json()["error"] == "invalid_transition"
+    assert api.patch(path, json={"lifecycle_status": "ARCHIVED"}).status_code == 200
+    restored = api.post(f"{path}/restore", json={"current_cycle": 7})
+    assert restored.status_code == 200, restored.text
+    assert restored.json()["lifecycle_status"] == "ACTIVE"
+    assert restored.json()["updated_cycle"] == 7
+
+
+def test_list_filters_and_cursor_pages(api: Api) -> None:
+    stored = [api.thought(f"note {i}", priority="P1" if i % 2 else "P3",
+                          metadata={"speaker": "ann" if i < 5 else "bob"}) for i in range(7)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        params = {"limit": 3, **({"cursor": cursor} if cursor else {})}
+        page = api.get("/v1/thoughts", params=params)
+        assert page.status_code == 200, page.text
+        seen += [t["thought_id"] for t in page.json()["thoughts"]]
+        cursor = page.json()["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == sorted(t["thought_id"] for t in stored)
+    p1 = api.get("/v1/thoughts", params={"priority": "P1"}).json()["thoughts"]
+    assert {t["priority"] for t in p1} == {"P1"} and len(p1) == 3
+    bob = api.get("/v1/thoughts", params={"metadata_filter": json.dumps({"speaker": "bob"})})
+    assert len(bob.json()["thoughts"]) == 2
+    anyone = api.get("/v1/thoughts",
+                     params={"metadata_filter": json.dumps({"speaker": ["ann", "bob"]})})
+    assert len(anyone.json()["thoughts"]) == 7
+
+
+def test_list_rejects_bad_parameters(api: Api) -> None:
+    api.thought("exists")
+    assert api.get("/v1/thoughts", params={"limit": 0}).status_code == 422
+    assert api.get("/v1/thoughts", params={"limit": 501}).json()["field"] == "limit"
+    bad = api.get("/v1/thoughts", params={"metadata_filter": "{oops"})
+    assert bad.status_code == 422 and bad.json()["field"] == "metadata_filter"
+    bad_path = api.get("/v1/thoughts", params={"metadata_filter": '{"a b": 1}'})
+    assert bad_path.status_code == 422 and bad_path.json()["error"] == "invalid_filter"
+    assert api.get("/v1/thoughts", params={"priority": "P9"}).json()["field"] == "priority"
+
+
+def test_bulk_stores_all_or_nothing(api: Api) -> None:
+    bodies = [_body(f"bulk {i}", thought_id=f"b-{i}") for i in range(5)]
+    stored = api.post("/v1/thoughts:bulk", json={"thoughts": bodies})
+    assert stored.status_code == 201, stored.text
+    assert stored.json() == {"stored": 5, "thought_ids": [f"b-{i}" for i in range(5)]}
+    clash = api.post("/v1/thoughts:bulk",
+                     json={"thoughts": [_body("new", thought_id="b-new"), bodies[0]]})
+    assert clash.status_code == 409
+    assert api.get("/v1/thoughts/b-new").status_code == 404
+    assert api.post("/v1/thoughts:bulk", json={"thoughts": []}).status_code == 422
+    too_many = api.post("/v1/thoughts:bulk", json={"thoughts": [_body("x")] * 1001})
+    assert too_many.status_code == 422 and too_many.json()["field"] == "thoughts"
+    mismatch = api.post("/v1/thoughts:bulk",
+                        json={"thoughts": [_body("y")], "embeddings": [None, None]})
+    assert mismatch.status_code == 422

@@ -1,0 +1,121 @@
+"""The demo pipeline end to end on a tiny real subset: the first LoCoMo conversation cut to its
+first two sessions (built here from the real file; skipped when the file is absent)."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from rich.progress import Progress
+
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.demo.cli import BROWSER_QUERIES, default_dataset_candidates
+from engrava_graph.demo.evaluate import OVERALL
+from engrava_graph.demo.ingest import FINGERPRINT_KEY, IngestStatus
+from engrava_graph.demo.peer import peer_available
+from engrava_graph.demo.pipeline import DemoOptions, run_demo
+from engrava_graph.demo.report import write_report
+from engrava_graph.model import EdgeType
+
+SESSIONS = 2
+_DATASET = next((p for p in default_dataset_candidates() if p.is_file()), None)
+pytestmark = pytest.mark.skipif(_DATASET is None, reason="LoCoMo file not found")
+
+
+def _truncated(sample: dict) -> dict:
+    """``sample`` with only sessions 1..SESSIONS and the QA whose evidence lies in them."""
+    keep = {f"session_{n}" for n in range(1, SESSIONS + 1)}
+    conv = {k: v for k, v in sample["conversation"].items()
+            if k.startswith("speaker_") or k in keep or k.removesuffix("_date_time") in keep}
+    qa = [q for q in sample["qa"] if q.get("evidence") and all(
+        int(m.group(1)) <= SESSIONS for e in q["evidence"] for m in re.finditer(r"D(\d+):", e))]
+    observation = {k: v for k, v in sample["observation"].items()
+                   if k.removesuffix("_observation") in keep}
+    return {"sample_id": sample["sample_id"], "conversation": conv, "qa": qa,
+            "observation": observation}
+
+
+@pytest.fixture(scope="module")
+def tiny_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sample = json.loads(_DATASET.read_text(encoding="utf-8"))[0]
+    path = tmp_path_factory.mktemp("locomo") / "tiny.json"
+    path.write_text(json.dumps([_truncated(sample)]), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+async def base(executor, provider, schema_ready):
+    prefix = f"t-{uuid.uuid4().hex[:8]}-"
+    store = Neo4jEngravaCore(executor, namespace=f"{prefix}base", embedding_provider=provider)
+    yield store, prefix
+    for namespace in (f"{prefix}base", f"{prefix}conv-26"):
+        await store.for_namespace(namespace).delete_namespace()
+
+
+async def _run(store: Neo4jEngravaCore, options: DemoOptions) -> dict:
+    with Progress(console=Console(quiet=True)) as progress:
+        return await run_demo(store, options, progress)
+
+
+async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, tiny_dataset,
+                                                                        tmp_path):
+    store, prefix = base
+    options = DemoOptions(dataset=tiny_dataset, namespace_prefix=prefix, peer=peer_available())
+    first = await _run(store, options)
+    [ingest] = first["ingest"]
+    assert ingest["status"] == IngestStatus.INGESTED
+    conversation = store.for_namespace(f"{prefix}conv-26")
+    reflections = await conversation.count_thoughts(thought_type="REFLECTION")
+    assert await conversation.count_thoughts() == ingest["thoughts"] + reflections
+    assert first["dreaming"][conversation.namespace]["reflections_created"] == reflections
+    stored_edges = [len(await conversation.list_edges(edge_type=t, limit=10_000))
+                    for t in (EdgeType.MESSAGE_OF, EdgeType.DERIVED_FROM)]
+    assert sum(stored_edges) == ingest["edges"] and min(stored_edges) > 0
+    assert FINGERPRINT_KEY in await conversation.namespace_annotations()
+
+    second = await _run(store, options)
+    assert second["ingest"][0]["status"] == IngestStatus.REUSED
+    assert second["dreaming"][conversation.namespace]["reflections_created"] == 0
+    assert await conversation.count_thoughts() == ingest["thoughts"] + reflections
+    assert second["scores"] == first["scores"]
+    assert second["rankings_sha256"] == first["rankings_sha256"]
+
+    systems = ["retrieve", "search_hybrid", "vector"] + (["engrava"] if peer_available() else [])
+    assert list(first["scores"]) == systems == list(first["latency_ms"])
+    overall = first["scores"]["retrieve"][OVERALL]
+    assert overall["questions"] == first["meta"]["questions"] > 0
+    assert len(overall["recall_at_k"]) == len(overall["session_hit_at_k"]) == 10
+    assert all(0.0 <= r <= 1.0 for r in overall["recall_at_k"])
+    assert overall["recall_at_k"] == sorted(overall["recall_at_k"])
+    assert all(first["latency_ms"][s]["n"] == overall["questions"] for s in systems)
+
+    for statement in BROWSER_QUERIES.values():  # the queries the demo prints for Neo4j Browser
+        rows = await conversation.executor.read(statement, namespace=conversation.namespace,
+                                                session="S1")
+        assert rows or "reflections" in statement.name
+
+    files = write_report(tmp_path / "report", first)
+    for path in (files.figures, files.summary, files.recall_plot, files.latency_plot):
+        assert path.is_file() and path.stat().st_size > 0
+    assert json.loads(files.figures.read_text())["scores"] == first["scores"]
+    assert "| overall | retrieve |" in files.summary.read_text()
+
+
+async def test_a_changed_entry_replaces_the_stored_copy(base, tiny_dataset, tmp_path):
+    store, prefix = base
+    options = DemoOptions(dataset=tiny_dataset, namespace_prefix=prefix, peer=False,
+                          dream=False)
+    await _run(store, options)
+    data = json.loads(tiny_dataset.read_text())
+    data[0]["conversation"]["session_2"] = data[0]["conversation"]["session_2"][:3]
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(data))
+    result = await _run(store, DemoOptions(dataset=changed, namespace_prefix=prefix,
+                                           peer=False, dream=False))
+    assert result["ingest"][0]["status"] == IngestStatus.REPLACED
+    conversation = store.for_namespace(f"{prefix}conv-26")
+    assert await conversation.count_thoughts() == result["ingest"][0]["thoughts"]
