@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated
@@ -26,9 +26,10 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.errors import NAMESPACE_HEADER, ApiError
+from api.errors import NAMESPACE_HEADER, HttpError
 from api.settings import ALL_NAMESPACES, ApiKey
 from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE, validate_namespace
 
 
@@ -105,10 +106,11 @@ class Access:
 
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer <key>`.")
 
-_UNAUTHENTICATED = ApiError(
-    401, "unauthenticated",
-    "missing or unknown API key: send `Authorization: Bearer <key>` with a configured key",
-    field="Authorization", headers={"WWW-Authenticate": "Bearer"})
+def _unauthenticated() -> HttpError:
+    return HttpError(
+        401, "unauthenticated",
+        "missing or unknown API key: send `Authorization: Bearer <key>` with a configured key",
+        field="Authorization", headers={"WWW-Authenticate": "Bearer"})
 
 
 async def _authorise(request: Request, credentials: HTTPAuthorizationCredentials | None,
@@ -116,26 +118,28 @@ async def _authorise(request: Request, credentials: HTTPAuthorizationCredentials
     state = request.app.state.api
     caller = state.keyring.authenticate(credentials.credentials if credentials else None)
     if caller is None:
-        raise _UNAUTHENTICATED
+        raise _unauthenticated()
     request.state.caller = caller.name
     namespace = validate_namespace(namespace)
     if not caller.may_use(namespace):
-        raise ApiError(403, "namespace_forbidden",
-                       f"this API key may not use namespace {namespace!r}", field=NAMESPACE_HEADER)
+        raise HttpError(403, "namespace_forbidden",
+                        f"this API key may not use namespace {namespace!r}",
+                        field=NAMESPACE_HEADER)
     if need is not Need.READ and caller.read_only:
-        raise ApiError(403, "read_only_key", "this API key is read-only; writes need another key")
+        raise HttpError(403, "read_only_key",
+                        "this API key is read-only; writes need another key")
     request.state.namespace = namespace
     store = state.store(namespace)
     if need is Need.CREATE:
         await store.ensure_namespace()
     elif not await store.namespace_exists():
-        raise ApiError(404, "namespace_not_found",
-                       f"namespace {namespace!r} does not exist; writing a thought creates it",
-                       field=NAMESPACE_HEADER)
+        raise NamespaceNotFoundError(namespace)
     return Access(caller=caller, namespace=namespace, store=store)
 
 
-def _dependency(need: Need):  # noqa: ANN202 - a FastAPI dependency factory
+def _dependency(need: Need) -> Callable[..., Awaitable[Access]]:
+    """The FastAPI dependency that authorises a route's ``need``."""
+
     async def access(
         request: Request,
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],

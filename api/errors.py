@@ -37,6 +37,7 @@ from engrava_graph.model.errors import (
     InvalidRecencyArgumentError,
     InvalidTransitionError,
     MigrationError,
+    NamespaceNotFoundError,
     Neo4jUnavailableError,
     ReadOnlyViolationError,
     RecencyModeConflictError,
@@ -63,6 +64,7 @@ ERROR_STATUS: dict[type[EngravaGraphError], tuple[int, str]] = {
     ReferentialIntegrityError: (422, "unknown_endpoint"),
     ThoughtNotFoundError: (404, "thought_not_found"),
     EdgeNotFoundError: (404, "edge_not_found"),
+    NamespaceNotFoundError: (404, "namespace_not_found"),
     DuplicateThoughtError: (409, "duplicate_thought"),
     DuplicateEdgeError: (409, "duplicate_edge"),
     InvalidTransitionError: (409, "invalid_transition"),
@@ -84,8 +86,10 @@ _UNAVAILABLE_MESSAGE = ("Neo4j is not reachable right now; retry after the Retry
                         "(no write of this request was committed unless it was acknowledged)")
 
 
-class ApiError(Exception):
-    """An error the HTTP layer raises itself (authentication, authorisation, limits, lookups).
+class HttpError(Exception):
+    """An error the HTTP layer raises itself (authentication, authorisation, unknown jobs);
+    not a library error (the Python client's ``engrava_graph.model.errors.ApiError`` is the
+    other side of these).
 
     Args:
         status: the HTTP status.
@@ -126,12 +130,12 @@ def error_response(status: int, error: str, message: str, *, field: str | None =
 
 def _field_of(error: EngravaGraphError) -> str | None:
     """The request field a library error names, when it names one."""
-    if isinstance(error, InvalidNamespaceError):
+    if isinstance(error, InvalidNamespaceError | NamespaceNotFoundError):
         return NAMESPACE_HEADER
     if isinstance(error, InvalidFilterError):
         return "metadata_filter"
     if isinstance(error, InvalidRecencyArgumentError):
-        return str(error.args[0]).split("=", 1)[0]
+        return error.argument
     if isinstance(error, RecencyModeConflictError):
         return "recency_now"
     if isinstance(error, ValidationFailedError) and error.errors:
@@ -186,8 +190,8 @@ async def _on_library_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(status, code, str(exc), field=_field_of(exc))
 
 
-async def _on_api_error(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ApiError)
+async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HttpError)
     return error_response(exc.status, exc.error, exc.message, field=exc.field,
                           headers=exc.headers)
 
@@ -199,7 +203,7 @@ async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", _validation_message(errors), field=field)
 
 
-async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
+async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
@@ -226,9 +230,9 @@ NEO4J_UNAVAILABLE = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.Sessi
 def install_error_handlers(app: FastAPI) -> None:
     """Register the handlers that turn every failure into the JSON error shape."""
     app.add_exception_handler(EngravaGraphError, _on_library_error)
-    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(HttpError, _on_http_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
-    app.add_exception_handler(StarletteHTTPException, _on_http_error)
+    app.add_exception_handler(StarletteHTTPException, _on_starlette_error)
     for cls in NEO4J_UNAVAILABLE:
         app.add_exception_handler(cls, _on_neo4j_down)
     app.add_exception_handler(Exception, _on_unexpected)

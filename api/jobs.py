@@ -99,7 +99,7 @@ class JobRegistry:
             raise
         except EngravaGraphError as exc:
             self._update(job_id, status=JobStatus.FAILED, finished_at=_now(), error=str(exc))
-        except Exception as exc:  # noqa: BLE001 - a job's failure is reported, never lost
+        except Exception as exc:
             log.error("dream job %s failed", job_id, exc_info=exc)
             self._update(job_id, status=JobStatus.FAILED, finished_at=_now(),
                          error=f"internal error ({type(exc).__name__}); see the service log")

@@ -41,11 +41,11 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
-from _common import CorpusGenerator, chunks, machine_info, our_record, percentiles  # noqa: E402
+from _common import CorpusGenerator, chunks, machine_info, our_record, percentiles
 
-from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
-from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
-from engrava_graph.graph.connection import ConnectionInfo, resolve_connection  # noqa: E402
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.embeddings import SentenceTransformerProvider
+from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
 
 console = Console(stderr=True)
 READY_TIMEOUT = 300.0  # seconds for the server to migrate, load the model and answer /readyz

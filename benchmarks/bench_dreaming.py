@@ -4,14 +4,16 @@ dreaming does to retrieval on LoCoMo.
 1. Synthetic (``--sizes``, default 10k and 100k): the deterministic agent memory of
    ``_common.CorpusGenerator``, every thought an OBSERVATION (created cycle = index // 10), the
    same precomputed all-MiniLM-L6-v2 vectors in both stores. The pass runs at cycle
-   ``max_cycle + 1`` in a fresh Python process per system, so the process's peak RSS
-   (``getrusage(RUSAGE_SELF).ru_maxrss``) is the pass's own; the baseline RSS of that process
-   (imports, connection) is printed beside it. Ours: ``Neo4jEngravaCore.consolidate`` with the
-   default ``DreamingConfig`` (cosine 0.7, k = 10 neighbours, clusters of 3-200). Peer:
-   ``engrava`` 0.7.2 ``consolidate`` with dreaming enabled, every thought a candidate
-   (``candidates_limit = N``) and ``cluster_algorithm="agglomerative"`` (its default "lpa"
-   clusters only existing dream edges, which a fresh store has none of); its other settings are
-   its defaults (cosine 0.7, clusters of 3-200, quality gates on).
+   ``max_cycle + 1`` in a fresh Python process per system, so the process's peak RSS is the
+   pass's own (``VmHWM`` from ``/proc``; its baseline after imports and connecting, ``VmRSS``,
+   is printed beside it). Ours: ``Neo4jEngravaCore.consolidate`` with the default
+   ``DreamingConfig`` (cosine 0.7, k = 10 neighbours, clusters of 3-200), neighbours by the
+   "stream" strategy and, up to ``--index-max``, by the vector index ("auto"); the stream pass
+   is run twice (the second must create nothing). Peer: ``engrava`` 0.7.2 ``consolidate`` with
+   dreaming enabled, every thought a candidate (``candidates_limit = N``) and
+   ``cluster_algorithm="agglomerative"`` (its default "lpa" clusters only existing dream edges,
+   which a fresh store has none of); its other settings are its defaults (cosine 0.7, clusters
+   of 3-200, quality gates on).
 2. LoCoMo (``--locomo``): each conversation in its own namespace (turns, sessions and LoCoMo's
    ``observation`` entries as OBSERVATIONs); evidence recall@5/@10 of ``retrieve`` (top_k 10,
    ``now`` = the day after the last session) on every question with evidence, before and
@@ -35,7 +37,6 @@ import asyncio
 import json
 import logging
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -67,6 +68,7 @@ from _common import (  # noqa: E402
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.demo.locomo import Conversation, evidence_of, load_dataset  # noqa: E402
 from engrava_graph.demo.metrics import evidence_recall_at_k  # noqa: E402
+from engrava_graph.dreaming import DreamingConfig  # noqa: E402
 from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
 from engrava_graph.graph.connection import resolve_connection  # noqa: E402
 from engrava_graph.model import EdgeDirection, EdgeType, ThoughtType  # noqa: E402
@@ -86,12 +88,18 @@ def _rss_mib() -> float:
 
 
 def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak RSS (``VmHWM``: unlike ``ru_maxrss``, not inherited from the parent
+    that forked it)."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 # ------------------------------------------------------------------- workers (one process each)
 
-async def _worker_ours(namespace: str, cycle: int) -> dict[str, Any]:
+async def _worker_ours(namespace: str, cycle: int, strategy: str) -> dict[str, Any]:
     conn = resolve_connection()
     store = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
                                       database=conn.database, namespace=namespace)
@@ -99,12 +107,14 @@ async def _worker_ours(namespace: str, cycle: int) -> dict[str, Any]:
         await store.max_cycle()  # connection warmed before the baseline
         base = _rss_mib()
         t0 = time.perf_counter()
-        result = await store.consolidate(cycle)
+        result = await store.consolidate(cycle, config=DreamingConfig(
+            neighbour_strategy=strategy))  # type: ignore[arg-type]
         seconds = time.perf_counter() - t0
     finally:
         await store.close()
     return {"seconds": seconds, "rss_base_mib": base, "rss_peak_mib": _peak_mib(),
             "reflections": result.reflections_created, "clusters": result.clusters_found,
+            "existing": result.reflections_existing, "covered": result.clusters_covered,
             "edges": result.edges_created, "candidates": result.candidates_evaluated,
             "rejected": result.clusters_rejected, "strategy": result.strategy,
             "phases": result.phase_seconds}
@@ -164,22 +174,25 @@ async def synthetic(n: int, args: argparse.Namespace, provider: SentenceTransfor
                        Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
     cycle = max(s.cycle for s in specs) + 1
     out: dict[str, Any] = {"n": n, "cycle": cycle}
+    strategies = ["stream"] + (["auto"] if n <= args.index_max else [])
     conn = resolve_connection()
-    namespace = f"bench-dream-{n}-{os.getpid()}"
-    store = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
-                                      database=conn.database, namespace=namespace)
-    try:
-        await store.ensure_schema()
-        with console.status(f"ours: storing {n:,} observations"):
-            for a, b in chunks(n, CHUNK):
-                await store.bulk_store([our_record(s) for s in specs[a:b]],
-                                       embeddings=vectors[a:b].tolist())
-        with console.status(f"ours: dreaming over {n:,}"):
-            out["ours"] = _run_worker("ours", namespace, str(cycle))
-        out["ours_rerun"] = _run_worker("ours", namespace, str(cycle))
-    finally:
-        await store.delete_namespace()
-        await store.close()
+    for strategy in strategies:
+        namespace = f"bench-dream-{n}-{strategy}-{os.getpid()}"
+        store = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
+                                          database=conn.database, namespace=namespace)
+        try:
+            await store.ensure_schema()
+            with console.status(f"ours: storing {n:,} observations"):
+                for a, b in chunks(n, CHUNK):
+                    await store.bulk_store([our_record(s) for s in specs[a:b]],
+                                           embeddings=vectors[a:b].tolist())
+            with console.status(f"ours ({strategy}): dreaming over {n:,}"):
+                out[f"ours_{strategy}"] = _run_worker("ours", namespace, str(cycle), strategy)
+            if strategy == "stream":
+                out["ours_rerun"] = _run_worker("ours", namespace, str(cycle), strategy)
+        finally:
+            await store.delete_namespace()
+            await store.close()
     if not args.skip_peer:
         db = tmp / f"peer-{n}.db"
         async with open_peer_store(db) as peer:
@@ -288,12 +301,15 @@ def render(report: dict[str, Any]) -> None:
         table.add_column(name, justify=just)  # type: ignore[arg-type]
     for size in report["synthetic"]:
         n = f"{size['n']:,}"
-        for label, key in (("engrava-graph", "ours"), ("  re-run (idempotent)", "ours_rerun"),
+        for label, key in (("engrava-graph, stream", "ours_stream"),
+                           ("  same pass again", "ours_rerun"),
+                           ("engrava-graph, vector index", "ours_auto"),
                            ("engrava (peer)", "peer")):
             row = size.get(key)
             if row is None:
                 continue
-            note = (f"{row['clusters']} clusters, {row['rejected']} oversize; s: " + ", ".join(
+            note = (f"{row['clusters']} clusters ({row['existing']} existing, {row['covered']} "
+                    f"covered), {row['rejected']} oversize; s: " + ", ".join(
                         f"{k} {v:.1f}" for k, v in row["phases"].items())
                     if "clusters" in row else f"{row['promoted']} promoted to P1")
             table.add_row(label, n, f"{row['seconds']:.1f}", f"{row['rss_peak_mib']:.0f}",
@@ -345,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore")
     if argv[:1] == ["--worker"]:
         kind, *rest = argv[1:]
-        work = (_worker_ours(rest[0], int(rest[1])) if kind == "ours"
+        work = (_worker_ours(rest[0], int(rest[1]), rest[2]) if kind == "ours"
                 else _worker_peer(rest[0], int(rest[1]), int(rest[2])))
         print(json.dumps(asyncio.run(work)))
         return 0
@@ -361,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default=tempfile.gettempdir(),
                         help="directory for cached corpus vectors (.npy)")
     parser.add_argument("--skip-peer", action="store_true", help="only our store")
+    parser.add_argument("--index-max", type=int, default=10_000,
+                        help="also time the vector-index strategy up to this N (slow on a "
+                             "loaded server: one HNSW query per observation)")
     parser.add_argument("--json", type=Path, help="write the report here")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -12,9 +12,9 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from engrava_graph.explore_cli import register as register_explore_commands
 from engrava_graph.demo.cli import demo
 from engrava_graph.dreaming.cli import dream
+from engrava_graph.explore_cli import register as register_explore_commands
 from engrava_graph.graph.server import LocalNeo4jServer
 from engrava_graph.model.errors import Neo4jUnavailableError
 from engrava_graph.serve import serve

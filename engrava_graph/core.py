@@ -796,10 +796,12 @@ class Neo4jEngravaCore:
 
     # --------------------------------------------------------------------------- search
     def retrievable_scope(self, *, include_archived: bool = False,
-                          filters: MetadataFilter | None = None) -> dict[str, Any]:
-        """The ``search/_retrievable`` parameters for this namespace."""
+                          filters: MetadataFilter | None = None,
+                          now: datetime | None = None) -> dict[str, Any]:
+        """The ``search/_retrievable`` parameters for this namespace; expiry is judged at
+        ``now`` (the caller's instant), else at the store clock."""
         return {"namespace": self.namespace, "include_archived": include_archived,
-                "now": self._clock(),
+                "now": now or self._clock(),
                 "meta_filters": (filters or MetadataFilter()).to_params()}
 
     async def search_fts(self, query: str, top_k: int = 10, *,

@@ -10,18 +10,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import resolve_connection
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
-from engrava_graph.model.errors import EngravaGraphError
+from engrava_graph.model.errors import EngravaGraphError, NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.retrieval.results import Explanation
 from engrava_graph.retrieval.subgraph import load_subgraph
@@ -53,7 +54,7 @@ async def _explain(query: str, namespace: str, html: Path | None,
                    params: dict[str, Any]) -> Explanation:
     async with _store(namespace, embedding_provider=SentenceTransformerProvider()) as store:
         if not await store.namespace_exists():
-            raise EngravaGraphError(f"namespace {namespace!r} does not exist in this database")
+            raise NamespaceNotFoundError(namespace)
         store.embed_query(query)  # load the model first, so "encode" times the query alone
         explanation = await store.explain(query, level="debug", **params)
         if html is not None:
@@ -62,9 +63,9 @@ async def _explain(query: str, namespace: str, html: Path | None,
         return explanation
 
 
-def _print_explanation(ex: Explanation) -> None:
+def _print_explanation(ex: Explanation, rows: int) -> None:
     scores = ex.pathway_scores
-    console.print(f"[bold]{ex.query}[/]", highlight=False)
+    console.print(ex.query, style="bold", markup=False, highlight=False)
     console.print(f"intent {ex.intent.value} · pathway {ex.pathway_selected.value} (exact "
                   f"{scores.exact:.2f}, energy {scores.energy:.2f}, attention "
                   f"{scores.attention:.2f}) · entities {ex.entities or '-'}")
@@ -81,40 +82,47 @@ def _print_explanation(ex: Explanation) -> None:
     for column in ("sim", "score", "conf"):
         table.add_column(column, justify="right")
     table.add_column("dropped", ratio=1)
-    for c in ex.candidates or []:
+    candidates = ex.candidates or []
+    for c in candidates[:rows or None]:
         reached = c.reached_by if c.reached_by == "activation" else f"{c.reached_by} ({c.hops})"
         dropped = "" if c.dropped_in is None else f"{c.dropped_in}: {c.reason}"
-        table.add_row(str(ranks.get(c.thought_id, "")), c.text, reached,
-                      f"{c.similarity:.3f}", f"{c.composite:.3f}", f"{c.confidence:.3f}", dropped)
+        table.add_row(str(ranks.get(c.thought_id, "")), Text(c.text), reached,
+                      f"{c.similarity:.3f}", f"{c.composite:.3f}", f"{c.confidence:.3f}",
+                      Text(dropped))
     console.print(table)
+    if rows and len(candidates) > rows:
+        console.print(f"{len(candidates) - rows} more candidate(s): --rows 0 lists them all",
+                      style="dim")
 
 
 def explain(
-    query: str = typer.Argument(..., help="The question to retrieve memories for."),
-    namespace: str = typer.Option(DEFAULT_NAMESPACE, "--namespace", "-n",
-                                  help="The memory (namespace) to search."),
-    html: Path | None = typer.Option(None, help="Write an interactive graph of the run here."),
-    now: datetime | None = typer.Option(
-        None, formats=["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d"],
-        help="The request's clock (ISO; default: now, UTC). Resolves 'last Tuesday'."),
-    top_k: int = typer.Option(10, help="Results returned (1-100)."),
-    pathway: str = typer.Option("auto", help="auto, exact, energy or attention."),
+    query: Annotated[str, typer.Argument(help="The question to retrieve memories for.")],
+    namespace: Annotated[str, typer.Option("--namespace", "-n",
+                                           help="The memory (namespace) to search.")
+                         ] = DEFAULT_NAMESPACE,
+    html: Annotated[Path | None, typer.Option(
+        help="Write an interactive graph of the run to this file.")] = None,
+    now: Annotated[str | None, typer.Option(
+        help="The request's clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'.")
+                   ] = None,
+    top_k: Annotated[int, typer.Option(help="Results returned (1-100).")] = 10,
+    pathway: Annotated[str, typer.Option(help="auto, exact, energy or attention.")] = "auto",
+    rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")
+                    ] = 20,
 ) -> None:
     """Run the retrieval cycle for QUERY and show its internals (000 "Inspecting the cycle")."""
-    when = (now or datetime.now(UTC))
-    params = {"now": when if when.tzinfo else when.replace(tzinfo=UTC), "top_k": top_k,
-              "pathway": pathway}
+    params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
     try:
         explanation = asyncio.run(_explain(query, namespace, html, params))
-    except EngravaGraphError as error:
+    except (EngravaGraphError, OSError) as error:
         _fail(error)
-    _print_explanation(explanation)
+    _print_explanation(explanation, rows)
     if html is not None:
         console.print(f"graph written to {html} (open it in a browser)")
 
 
 def browser_guide(
-    port: int = typer.Option(DEFAULT_PORT, help="TCP port on 127.0.0.1."),
+    port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1.")] = DEFAULT_PORT,
 ) -> None:
     """Serve the Neo4j Browser style (GraSS) and guide until Ctrl-C."""
     try:
@@ -158,13 +166,15 @@ async def _import(path: Path, namespace: str, re_embed: bool, chunk_size: int) -
 
 
 def import_engrava(
-    path: Path = typer.Argument(..., help="The engrava SQLite file (.db)."),
-    namespace: str = typer.Option(DEFAULT_NAMESPACE, "--namespace", "-n",
-                                  help="The namespace to import into."),
-    re_embed: bool = typer.Option(
-        False, help="Embed with all-MiniLM-L6-v2 instead of copying the file's vectors (use it "
-                    "when the file's model is another one)."),
-    chunk_size: int = typer.Option(500, min=1, help="Records per write transaction."),
+    path: Annotated[Path, typer.Argument(help="The engrava SQLite file (.db).")],
+    namespace: Annotated[str, typer.Option("--namespace", "-n",
+                                           help="The namespace to import into.")
+                         ] = DEFAULT_NAMESPACE,
+    re_embed: Annotated[bool, typer.Option(
+        help="Embed with all-MiniLM-L6-v2 instead of copying the file's vectors (when the file "
+             "was embedded with another model).")] = False,
+    chunk_size: Annotated[int, typer.Option(min=1, help="Records per write transaction.")
+                          ] = 500,
 ) -> None:
     """Copy thoughts, edges and embeddings from an engrava SQLite file into Neo4j.
 

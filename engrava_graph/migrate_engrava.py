@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.errors import MigrationError
@@ -128,7 +128,7 @@ async def _open_read_only(path: Path) -> AsyncIterator[ReadOnlyEngrava]:
         await conn.close()
 
 
-def _mapped(model: type, data: dict[str, Any], what: str, errors: list[str]) -> Any:
+def _mapped(model: type[BaseModel], data: dict[str, Any], what: str, errors: list[str]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -144,7 +144,7 @@ async def _read_thoughts(source: ReadOnlyEngrava, total: int, snapshot: EngravaS
     for offset in range(0, total, _PAGE_SIZE):
         page = await source.list_thoughts(include_expired=True, limit=_PAGE_SIZE, offset=offset)
         for peer in page:
-            data = peer.model_dump(mode="json", exclude=_IGNORED_FIELDS | set(_DROPPED_FIELDS))
+            data = peer.model_dump(mode="json", exclude={*_IGNORED_FIELDS, *_DROPPED_FIELDS})
             for name in _DROPPED_FIELDS:
                 if getattr(peer, name) is not None:
                     snapshot.dropped[name] = snapshot.dropped.get(name, 0) + 1

@@ -8,6 +8,7 @@ environment cannot switch authentication off).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from pydantic import ValidationError
@@ -21,13 +22,14 @@ def _exit(message: str) -> typer.Exit:
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-    port: int = typer.Option(8000, min=1, max=65535, help="TCP port."),
-    env_file: Path = typer.Option(Path(".env"), help="Settings file read after the environment."),
-    insecure_dev: bool = typer.Option(
-        False, "--insecure-dev",
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
+    env_file: Annotated[Path, typer.Option(
+        help="Settings file, read after the environment.")] = Path(".env"),
+    insecure_dev: Annotated[bool, typer.Option(
+        "--insecure-dev",
         help="Serve WITHOUT API keys: every caller may read and write every namespace. "
-             "For a development machine only."),
+             "For a development machine only.")] = False,
 ) -> None:
     """Serve the REST API (OpenAPI at /docs) until interrupted."""
     import uvicorn

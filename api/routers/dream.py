@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request, Response, status
 
 from api.auth import ReadAccess, WriteAccess
-from api.errors import ApiError
+from api.errors import HttpError
 from api.schemas import ERROR_RESPONSES, DreamJob, DreamRequest
 from engrava_graph.dreaming.consolidate import DreamResult
 
@@ -39,6 +39,6 @@ async def get_dream(job_id: JobId, access: ReadAccess, request: Request) -> Drea
     this namespace (404 for another namespace's job or an unknown id)."""
     job = request.app.state.api.jobs.get(access.namespace, job_id)
     if job is None:
-        raise ApiError(404, "job_not_found", f"no dream job {job_id!r} in this namespace "
-                       f"(jobs are kept in memory until the service restarts)", field="job_id")
+        raise HttpError(404, "job_not_found", f"no dream job {job_id!r} in this namespace "
+                        f"(jobs are kept in memory until the service restarts)", field="job_id")
     return job

@@ -126,9 +126,9 @@ class ClientApi(ABC):
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  namespace: str = DEFAULT_NAMESPACE, timeout: float = 30.0, max_retries: int = 3,
                  max_retry_after: float = 30.0, transport: Any = None) -> None:
-        self._transport = Transport(base_url, api_key, namespace, timeout, max_retries,
+        self._core = Transport(base_url, api_key, namespace, timeout, max_retries,
                                     max_retry_after)
-        self._http = self._open(self._transport.http_options(), transport)
+        self._http = self._open(self._core.http_options(), transport)
 
     @abstractmethod
     def _open(self, options: dict[str, Any], transport: Any) -> Any:
@@ -137,10 +137,10 @@ class ClientApi(ABC):
     @property
     def namespace(self) -> str:
         """The namespace this client works in."""
-        return self._transport.namespace
+        return self._core.namespace
 
     def _send(self, call: Call[T]) -> Op[T]:
-        return self._transport.send(call)
+        return self._core.send(call)
 
     # -- retrieval (spec 000) ----------------------------------------------------------------
 
@@ -314,9 +314,8 @@ class ClientApi(ABC):
         Raises:
             ThoughtNotFoundError: no such thought.
         """
-        return (yield from self._send(Call(
-            "DELETE", _path("thoughts", thought_id), context={"thought_id": thought_id},
-            replayable=True)))
+        yield from self._send(Call("DELETE", _path("thoughts", thought_id),
+                                   context={"thought_id": thought_id}, replayable=True))
 
     @operation
     def restore_thought(self, thought_id: str,
@@ -440,8 +439,8 @@ class ClientApi(ABC):
         Raises:
             EdgeNotFoundError: no such edge.
         """
-        return (yield from self._send(Call(
-            "DELETE", _path("edges", edge_id), context={"edge_id": edge_id}, replayable=True)))
+        yield from self._send(Call("DELETE", _path("edges", edge_id),
+                                   context={"edge_id": edge_id}, replayable=True))
 
     # -- dreaming ----------------------------------------------------------------------------
 

@@ -103,15 +103,23 @@ def error_from_response(response: httpx.Response,
         return cls(message, status=response.status_code, code=code, field=field)
     error = cls.__new__(cls)
     Exception.__init__(error, message)
-    for name, parameter in inspect.signature(cls.__init__).parameters.items():
-        if name in ("self", "message") or parameter.kind is parameter.VAR_KEYWORD:
-            continue
-        default = None if parameter.default is parameter.empty else parameter.default
+    for name, default in _attributes(cls).items():
         setattr(error, name, (context or {}).get(name, default))
     if isinstance(error, ValidationFailedError):
         error.errors = list(error.errors)
     vars(error).update(status=response.status_code, code=code, field=field)
     return error
+
+
+def _attributes(cls: type[EngravaGraphError]) -> dict[str, Any]:
+    """The attributes a library error's own constructor sets, as ``{name: default}`` (its
+    named parameters but ``message``; default None for a required one)."""
+    if not inspect.isfunction(cls.__init__):  # the constructor of Exception: no attributes
+        return {}
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {name: None if p.default is p.empty else p.default
+            for name, p in list(inspect.signature(cls.__init__).parameters.items())[1:]
+            if p.kind in named and name != "message"}
 
 
 def _body(response: httpx.Response) -> tuple[str, str, str | None]:

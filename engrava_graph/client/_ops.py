@@ -146,7 +146,7 @@ class _SharedMethod(Generic[P, R]):
 
     def __init__(self, func: Callable[Concatenate[Any, P], Op[R]]) -> None:
         self.func = func
-        functools.update_wrapper(self, func)
+        functools.update_wrapper(self, func)  # type: ignore[arg-type]  # docs for help(Client)
         signature = inspect.signature(func)
         self._signature = signature.replace(parameters=list(signature.parameters.values())[1:],
                                             return_annotation=signature.empty)

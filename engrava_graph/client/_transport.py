@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import httpx
 from pydantic import BaseModel, ValidationError
@@ -104,7 +104,8 @@ def validated(model: type[M], data: Any) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+        raise ValidationFailedError(
+            str(exc), errors=[dict(e) for e in exc.errors(include_url=False)]) from exc
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ def parse(call: Call[T], response: httpx.Response) -> T:
     if not response.is_success:
         raise error_from_response(response, call.context)
     if call.parse is None:
-        return None  # type: ignore[return-value] - a call without parse returns None
+        return cast(T, None)
     try:
         return call.parse(response.json())
     except ValueError as exc:  # not JSON, or pydantic's ValidationError

@@ -156,7 +156,8 @@ def demo(
             dataset=resolve_dataset(dataset), top_k=top_k, peer=not skip_peer, fresh=fresh,
             conversations=tuple(c.strip() for c in conversations.split(",") if c.strip()))
         selected = load_selected(options)
-        console.print(f"Data set: {options.dataset} ({len(selected)} conversations)")
+        console.print(f"Data set: {options.dataset} (conversations: "
+                      f"{', '.join(c.sample_id for c in selected)})")
         with console.status("Finding Neo4j (starting the local server if needed)..."):
             info = resolve_connection()
         console.print(f"Neo4j: {info.uri} ({info.origin})")

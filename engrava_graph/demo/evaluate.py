@@ -8,8 +8,8 @@ Systems (same namespace, same thoughts, same all-MiniLM-L6-v2 vectors):
 - ``engrava``: the peer package's ``search_hybrid`` (see :mod:`engrava_graph.demo.peer`).
 
 A retrieved thought stands for turns: a turn for itself, an observation for the turns it was
-derived from, a reflection for the turns of its members, a session note for none (but it does
-locate its session). Scores per category and overall: evidence recall@k for k = 1..top_k, session
+derived from, a reflection for the turns of the members it shows (its representative and
+excerpts), a session note for none (but it does locate its session). Scores per category and overall: evidence recall@k for k = 1..top_k, session
 hit@k and session NDCG@5 (:mod:`engrava_graph.demo.metrics`); latency p50/p95 of each call.
 """
 
@@ -79,15 +79,22 @@ class Answer:
 
 
 async def reflection_members(store: Neo4jEngravaCore) -> dict[str, set[str]]:
-    """Reflection id -> member ids, from ``consolidated_from`` and CONSOLIDATED_FROM edges."""
+    """Reflection id -> the members whose text it shows: its representative (the essence) and
+    the excerpts in its content (``metadata.dreaming``); all its members (``consolidated_from``
+    and CONSOLIDATED_FROM edges) when those keys are absent."""
+    shown: dict[str, set[str]] = {}
     members: dict[str, set[str]] = defaultdict(set)
     for record in await store.list_thoughts(thought_type=ThoughtType.REFLECTION.value,
                                             limit=_LISTING_LIMIT):
         members[record.thought_id].update(record.consolidated_from or [])
+        dreaming = record.metadata.get("dreaming") or {}
+        if dreaming.get("representative_id"):
+            shown[record.thought_id] = {dreaming["representative_id"], *filter(
+                None, str(dreaming.get("excerpt_ids") or "").split(","))}
     for edge in await store.list_edges(edge_type=EdgeType.CONSOLIDATED_FROM,
                                        limit=_LISTING_LIMIT * 10):
         members[edge.from_thought_id].add(edge.to_thought_id)
-    return dict(members)
+    return {reflection: shown.get(reflection, ids) for reflection, ids in members.items()}
 
 
 async def evidence_map(store: Neo4jEngravaCore, conversation: Conversation) -> EvidenceMap:

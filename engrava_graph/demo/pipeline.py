@@ -155,8 +155,7 @@ async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progr
         DatasetError: the data set is missing or malformed, or a conversation id is unknown.
         Neo4jUnavailableError: the server does not answer.
     """
-    began = time.perf_counter()
-    load_before = os.getloadavg()
+    began, started, load_before = time.perf_counter(), datetime.now(UTC), os.getloadavg()
     seed_everything(options.seed)
     conversations = load_selected(options) if conversations is None else conversations
     say = progress.console.print
@@ -185,17 +184,17 @@ async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progr
             answers += await ask_all(conversation, calls, evidence,
                                      advance=lambda n, t=task: progress.advance(t, n))
     figures: dict[str, Any] = {
-        "meta": _meta(options, conversations, began, load_before),
+        "meta": _meta(options, conversations, started, began, load_before),
         "ingest": ingests, "dreaming": dreams if options.dream else None,
     }
     figures.update(summarize(answers, options.top_k))
     return figures
 
 
-def _meta(options: DemoOptions, conversations: list[Conversation], began: float,
-          load_before: tuple[float, float, float]) -> dict[str, Any]:
+def _meta(options: DemoOptions, conversations: list[Conversation], started: datetime,
+          began: float, load_before: tuple[float, float, float]) -> dict[str, Any]:
     return {
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "date": started.isoformat(timespec="seconds"),
         "dataset": str(options.dataset), "dataset_sha256": _file_sha256(options.dataset),
         "conversations": [c.sample_id for c in conversations],
         "questions": sum(len(c.questions) for c in conversations),

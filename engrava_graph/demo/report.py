@@ -135,8 +135,7 @@ def _latency_plot(figures: dict[str, Any], path: Path) -> None:
                showfliers=False)
     for i, system in enumerate(samples, start=1):
         p50 = figures["latency_ms"][system]["p50"]
-        ax.annotate(f"p50 {p50:.0f}", (i, p50), textcoords="offset points", xytext=(14, 0),
-                    fontsize="small")
+        ax.annotate(f"p50 {p50:.0f} ms", (i + 0.27, p50), va="center", fontsize="small")
     ax.set_yscale("log")
     ax.set_ylabel("ms per call (log scale)")
     ax.set_title("Latency per question (box: p25-p75, whiskers: p5-p95)")

@@ -88,8 +88,10 @@ class DreamingConfig(BaseModel):
             over-fetch), neighbours are found by exact cosine over the namespace (cost grows with
             the square of the pool); above it, through the HNSW vector index, over-fetched by the
             database/namespace size ratio as search does.
-        neighbour_strategy: ``"auto"`` (the rule above), or force ``"exact"`` / ``"index"``.
-        page_size: source thoughts per neighbour query.
+        neighbour_strategy: ``"auto"`` (the rule above), or force ``"exact"`` / ``"index"``;
+            ``"stream"`` reads the pool's embeddings and finds the same exact neighbours in
+            NumPy (fast on a slow vector index; holds N x 384 float32 in the client).
+        page_size: source thoughts per neighbour query (or embeddings per read, "stream").
         concurrency: neighbour queries in flight at once (Neo4j runs them in parallel).
         write_batch_clusters: clusters written per transaction (each transaction holds whole
             clusters: a reflection never exists without its edges).
@@ -111,7 +113,7 @@ class DreamingConfig(BaseModel):
     similarity_threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     neighbours_k: int = Field(default=10, ge=1, le=1000)
     exact_max_candidates: int = Field(default=300, ge=0)
-    neighbour_strategy: Literal["auto", "exact", "index"] = "auto"
+    neighbour_strategy: Literal["auto", "exact", "index", "stream"] = "auto"
     page_size: int = Field(default=200, ge=1, le=10_000)
     concurrency: int = Field(default=2, ge=1, le=16)
     write_batch_clusters: int = Field(default=50, ge=1, le=10_000)

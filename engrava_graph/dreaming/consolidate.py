@@ -84,6 +84,8 @@ class DreamResult:
         clusters_rejected: communities above ``max_cluster_size``.
         reflections_created: new reflections.
         reflections_existing: clusters whose reflection was already written (re-run, resume).
+        clusters_covered: clusters whose members were all consolidated by ACTIVE reflections
+            already (no new reflection; see :mod:`engrava_graph.dreaming.writer`).
         edges_created: CONSOLIDATED_FROM plus ASSOCIATED edges created.
         orphans_retired: reflections retired by the sweep; reflections_unretired: un-marked.
         strategy: how neighbours were found, ``"exact"`` or ``"index"`` (``""`` when skipped).
@@ -104,6 +106,7 @@ class DreamResult:
     clusters_rejected: int = 0
     reflections_created: int = 0
     reflections_existing: int = 0
+    clusters_covered: int = 0
     edges_created: int = 0
     orphans_retired: int = 0
     reflections_unretired: int = 0
@@ -191,6 +194,7 @@ async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig
         "candidates": result.candidates_evaluated, "clusters": result.clusters_found,
         "clusters_rejected": result.clusters_rejected,
         "reflections_existing": result.reflections_existing,
+        "clusters_covered": result.clusters_covered,
         "orphans_retired": result.orphans_retired, "strategy": result.strategy,
         "seconds": seconds}, counts)
     return dataclasses.replace(result, seconds=seconds,
@@ -234,7 +238,7 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         ns_token=fulltext_namespace_token(ctx.namespace), run_id=run_id,
         current_cycle=current_cycle, config=config, now=now,
         extract_entities=ctx.extract_entities)
-    created = existing = 0
+    created = existing = covered = 0
     total = len(found.clusters)
     for start in range(0, total, config.write_batch_clusters):
         batch = _pending(ctx.namespace, pool, found, edges, start,
@@ -242,6 +246,7 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         outcome = await write_batch(writer, batch, scores)
         created += outcome.created
         existing += outcome.existing
+        covered += outcome.covered
         counts["reflections_created"] += outcome.created
         counts["edges_created"] += outcome.consolidated_edges + outcome.associated_edges
         if progress is not None:
@@ -253,7 +258,7 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
     return DreamResult(
         run_id=run_id, current_cycle=current_cycle, candidates_evaluated=len(pool),
         clusters_found=total, clusters_rejected=found.rejected_oversize,
-        reflections_created=created, reflections_existing=existing,
+        reflections_created=created, reflections_existing=existing, clusters_covered=covered,
         edges_created=counts["edges_created"], orphans_retired=retired,
         reflections_unretired=unretired, strategy=strategy, active_signal_weights=weights,
         flat_signals=sorted(set(config.signals) - active), phase_seconds=phases)

@@ -30,9 +30,9 @@ class HygieneResult:
 
     Attributes:
         archived_count: thoughts archived (0 in a dry run).
-        dry_run: nothing changed; ``would_archive`` lists the selection.
+        dry_run: nothing changed; ``would_evict`` lists the selection.
         archived_ids: the archived thought ids, oldest first.
-        would_archive: in a dry run, ``(thought_id, reason)`` pairs.
+        would_evict: in a dry run, ``(thought_id, reason)`` pairs.
         reasons: ``{"superseded": n, "cold": m}`` over the selection.
         orphans_retired: reflections the retirement sweep retired after archiving.
     """
@@ -40,7 +40,7 @@ class HygieneResult:
     archived_count: int = 0
     dry_run: bool = False
     archived_ids: list[str] = field(default_factory=list)
-    would_archive: list[tuple[str, str]] = field(default_factory=list)
+    would_evict: list[tuple[str, str]] = field(default_factory=list)
     reasons: dict[str, int] = field(default_factory=dict)
     orphans_retired: int = 0
 
@@ -74,7 +74,7 @@ async def run_hygiene(executor: GraphExecutor, namespace: str, policy: HygienePo
     if policy.dry_run:
         rows = await executor.read(_SELECT, **params)
         return HygieneResult(dry_run=True,
-                             would_archive=[(r["thought_id"], r["reason"]) for r in rows],
+                             would_evict=[(r["thought_id"], r["reason"]) for r in rows],
                              reasons=_tally(rows))
     rows = await executor.write(_ARCHIVE, **params)
     retired, _ = await retirement.sweep(executor, namespace,

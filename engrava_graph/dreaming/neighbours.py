@@ -16,6 +16,8 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from engrava_graph.dreaming.clusters import SimilarityGraph
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.graph.executor import GraphExecutor
@@ -25,6 +27,9 @@ from engrava_graph.retrieval.fusion import cosine_to_index_score, index_score_to
 _EXACT = cypher("dreaming/neighbours_exact")
 _INDEX = cypher("dreaming/neighbours_index")
 _COUNTS = cypher("namespaces/count_thoughts")
+_EMBEDDINGS = cypher("retrieval/embeddings")
+#: Rows of the similarity block of the "stream" strategy (block = rows x pool size float32).
+STREAM_BLOCK_ROWS = 512
 
 #: Ceiling of the index over-fetch (nodes per query), as in search.
 MAX_FETCH_K = 10_000
@@ -53,8 +58,12 @@ async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: 
         progress: called as ``("neighbours", sources_done, sources_total)`` per page.
 
     Returns:
-        The graph (weights are cosines in [0, 1]) and the strategy, ``"exact"`` or ``"index"``.
+        The graph (weights are cosines in [0, 1]) and the strategy: ``"exact"``, ``"index"`` or
+        ``"stream"``.
     """
+    if config.neighbour_strategy == "stream":
+        graph = await _streamed(executor, ids, config, eligible["namespace"], progress)
+        return graph, "stream"
     position = {tid: i for i, tid in enumerate(ids)}
     fetch_k = await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
     exact = (config.neighbour_strategy == "exact" or config.neighbour_strategy == "auto"
@@ -82,3 +91,40 @@ async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: 
 
     await asyncio.gather(*(page(start) for start in range(0, len(ids), config.page_size)))
     return SimilarityGraph.from_pairs(len(ids), a, b, weight), "exact" if exact else "index"
+
+
+async def _streamed(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
+                    namespace: str, progress: Progress | None) -> SimilarityGraph:
+    """Exact k nearest neighbours above the threshold from the pool's embeddings (NumPy)."""
+    n = len(ids)
+    matrix: np.ndarray | None = None
+    for start in range(0, n, config.page_size):
+        page = list(ids[start:start + config.page_size])
+        rows = await executor.read(_EMBEDDINGS, namespace=namespace, thought_ids=page)
+        found = {r["thought_id"]: r["embedding"] for r in rows if r["embedding"] is not None}
+        if matrix is None and found:
+            matrix = np.zeros((n, len(next(iter(found.values())))), dtype=np.float32)
+        for offset, tid in enumerate(page):
+            if matrix is not None and tid in found:
+                matrix[start + offset] = found[tid]
+    if matrix is None or n < 2:
+        return SimilarityGraph.from_pairs(n, [], [], [])
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    k = min(config.neighbours_k, n - 1)
+    a: list[np.ndarray] = []
+    b: list[np.ndarray] = []
+    weight: list[np.ndarray] = []
+    for start in range(0, n, STREAM_BLOCK_ROWS):
+        stop = min(start + STREAM_BLOCK_ROWS, n)
+        sims = matrix[start:stop] @ matrix.T
+        sims[np.arange(stop - start), np.arange(start, stop)] = -np.inf  # not its own neighbour
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        best = np.take_along_axis(sims, top, axis=1)
+        keep = best >= config.similarity_threshold
+        a.append(np.nonzero(keep)[0] + start)
+        b.append(top[keep])
+        weight.append(best[keep])
+        if progress is not None:
+            progress("neighbours", stop, n)
+    return SimilarityGraph.from_pairs(n, np.concatenate(a), np.concatenate(b),
+                                      np.clip(np.concatenate(weight), 0.0, 1.0))

@@ -4,7 +4,11 @@ same statement as all its edges (``cypher/dreaming/write_clusters.cypher``).
 Idempotence: a reflection's id is derived from its cluster key (sorted member ids), so a cluster
 that already has its reflection is skipped, before any work and again inside the transaction
 after the namespace's dreaming lock is taken (concurrent passes never write a cluster twice).
-Edge ids are derived from (type, from, to) as well.
+Edge ids are derived from (type, from, to) as well. A cluster whose members are all already
+consolidated by ACTIVE reflections is skipped too ("covered"): the approximate vector index can
+return slightly different neighbours from one pass to the next (its graph changes as thoughts
+are added), and regrouping memories that are already consolidated would only add overlapping
+reflections.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from engrava_graph.model.enums import EdgeType, KnowledgeSource, LifecycleStatus
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
 
 _EXISTING = cypher("thoughts/existing_ids")
+_COVERED = cypher("dreaming/covered")
 _MEMBERS = cypher("dreaming/members")
 _LOCK = cypher("dreaming/lock_namespace")
 _WRITE = cypher("dreaming/write_clusters")
@@ -58,10 +63,12 @@ class WriteContext:
 
 @dataclass(frozen=True)
 class BatchOutcome:
-    """Counts of one batch: reflections created / found already written, edges created."""
+    """Counts of one batch: reflections created / found already written, clusters whose members
+    were all consolidated already, edges created."""
 
     created: int
     existing: int
+    covered: int
     consolidated_edges: int
     associated_edges: int
 
@@ -139,13 +146,19 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
                       scores: Mapping[str, float]) -> BatchOutcome:
     """Write the reflections of ``batch`` that do not exist yet, in one transaction.
 
-    A cluster whose members vanished since clustering (deleted meanwhile) below two is skipped.
+    A cluster whose members vanished since clustering (deleted meanwhile) below two is skipped,
+    and so is a covered one (see the module docstring).
 
     Returns:
         What was created and what already existed.
     """
     existing = await _existing(ctx.executor, ctx.namespace, [c.reflection_id for c in batch])
-    todo = [c for c in batch if c.reflection_id not in existing]
+    fresh_clusters = [c for c in batch if c.reflection_id not in existing]
+    covered_rows = await ctx.executor.read(
+        _COVERED, namespace=ctx.namespace,
+        thought_ids=[m for c in fresh_clusters for m in c.member_ids]) if fresh_clusters else []
+    covered = {r["thought_id"] for r in covered_rows}
+    todo = [c for c in fresh_clusters if not covered.issuperset(c.member_ids)]
     members = await _members(ctx, todo, scores) if todo else {}
     rows = {}
     for c in todo:
@@ -168,5 +181,6 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
     raced, counts = await ctx.executor.transaction(work) if rows else (0, {})
     return BatchOutcome(created=int(counts.get("reflections") or 0),
                         existing=len(existing) + raced,
+                        covered=len(fresh_clusters) - len(todo),
                         consolidated_edges=int(counts.get("consolidated") or 0),
                         associated_edges=int(counts.get("associated") or 0))

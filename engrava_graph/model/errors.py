@@ -13,7 +13,17 @@ from typing import Any
 
 
 class EngravaGraphError(Exception):
-    """Root of every error raised by engrava-graph on purpose."""
+    """Root of every error raised by engrava-graph on purpose.
+
+    Attributes:
+        status, code, field: set when the Python client raised the error for an answer of the
+            REST service: the HTTP status, the service's machine code (``thought_not_found``)
+            and the request field at fault; None otherwise.
+    """
+
+    status: int | None = None
+    code: str | None = None
+    field: str | None = None
 
 
 class ValidationFailedError(EngravaGraphError, ValueError):
@@ -267,3 +277,14 @@ class DreamTimeoutError(ApiError, TimeoutError):
                          code="dream_timeout")
         self.job_id = job_id
         self.job_status = job_status
+
+
+class NamespaceNotFoundError(EngravaGraphError, LookupError):
+    """A read named a namespace that is not registered in this database."""
+
+    def __init__(self, namespace: str) -> None:
+        super().__init__(
+            f"namespace {namespace!r} does not exist in this database; check the name, or "
+            f"write a thought to create it"
+        )
+        self.namespace = namespace

@@ -160,13 +160,13 @@ class RetrievalCycle:
         vector = vectors[run.encoding.text]
         has_vector = vector is not None
         scope = store.retrievable_scope(include_archived=request.include_archived,
-                                        filters=request.metadata())
+                                        filters=request.metadata(), now=request.now)
         with run.phase("activate"):
             run.candidates, run.vector_strategy = await phases.activate(
                 store, queries, [vectors[q] for q in queries], profile, scope)
             run.activated = len(run.candidates)
-            phases.initial_activation(run.candidates, config.vector_share, has_vector)
-        seeds = phases.top_seeds(run.candidates, profile.seeds, config.vector_share, has_vector)
+            phases.initial_activation(run.candidates, config, has_vector)
+        seeds = phases.top_seeds(run.candidates, profile.seeds, config, has_vector)
         depth = config.spread_depth if request.spread_depth is None else request.spread_depth
         with run.phase("spread"):
             if depth and seeds:
@@ -189,7 +189,7 @@ class RetrievalCycle:
                 run.skipped["cause"] = f"intent is {run.encoding.intent.value}"
         with run.phase("rank"):
             run.weights = self._weights(run, request)
-            ranked = phases.rank(run.candidates, run.weights, vector_share=config.vector_share,
+            ranked = phases.rank(run.candidates, run.weights, config=config,
                                  has_vector=has_vector)
         with run.phase("filter"):
             kept = await self._filter(run, ranked)

@@ -72,12 +72,13 @@ class Candidate:
     dropped_in: str | None = None
     reason: str | None = None
 
-    def similarity(self, vector_share: float, has_vector: bool) -> float:
+    def similarity(self, config: RetrievalConfig, has_vector: bool) -> float:
         """Fused relevance in [0, 1]: ``vector_share * cosine + (1 - vector_share) * keyword``
         (keyword alone without a query vector)."""
         if not has_vector:
             return self.keyword
-        return vector_share * (self.cosine or 0.0) + (1.0 - vector_share) * self.keyword
+        return (config.vector_share * (self.cosine or 0.0)
+                + (1.0 - config.vector_share) * self.keyword)
 
 
 # ------------------------------------------------------------------------- Phase 3: activate
@@ -110,11 +111,11 @@ async def activate(store: Neo4jEngravaCore, queries: Sequence[str],
     return found, strategy
 
 
-def top_seeds(candidates: Mapping[str, Candidate], n: int, vector_share: float,
+def top_seeds(candidates: Mapping[str, Candidate], n: int, config: RetrievalConfig,
               has_vector: bool) -> list[Candidate]:
     """The ``n`` strongest candidates by activation x similarity (ties by id)."""
     ranked = sorted(candidates.values(), key=lambda c: (
-        -c.activation * c.similarity(vector_share, has_vector), c.thought_id))
+        -c.activation * c.similarity(config, has_vector), c.thought_id))
     return ranked[:n]
 
 
@@ -157,18 +158,18 @@ async def spread(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
                                       activation=min(1.0, boost), cosine=similarity[tid])
         candidates.update(arrivals)
         added += len(arrivals)
-        frontier = top_seeds(arrivals, len(seeds), config.vector_share, vector is not None)
+        frontier = top_seeds(arrivals, len(seeds), config, vector is not None)
     return added
 
 
-def initial_activation(candidates: Mapping[str, Candidate], vector_share: float,
+def initial_activation(candidates: Mapping[str, Candidate], config: RetrievalConfig,
                        has_vector: bool) -> None:
     """Phase 3's activation level of each directly activated memory: its similarity relative to
     the best match (the best starts at 1.0), so spreading can lift weaker matches that many
     strong ones point to (activation sums, Collins & Loftus 1975)."""
-    best = max((c.similarity(vector_share, has_vector) for c in candidates.values()), default=0.0)
+    best = max((c.similarity(config, has_vector) for c in candidates.values()), default=0.0)
     for c in candidates.values():
-        c.activation = c.similarity(vector_share, has_vector) / best if best > 0 else 1.0
+        c.activation = c.similarity(config, has_vector) / best if best > 0 else 1.0
 
 
 # ---------------------------------------------------------------------------- Phase 6: cause
@@ -182,12 +183,12 @@ async def cause(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
     reached only here join the candidates (reached_by "cause", activation = that score).
 
     Returns:
-        Every traversed link (deduplicated), nearest first.
+        Every traversed link once (at its smallest distance from a seed), nearest first.
     """
     rows = await store.executor.read(_CAUSAL, namespace=store.namespace,
                                      seed_ids=[s.thought_id for s in seeds], max_depth=depth,
                                      max_paths=config.causal_max_paths)
-    traversed: dict[tuple[str, str], CausalLink] = {}
+    traversed: dict[str, CausalLink] = {}
     for row in rows:
         seed = candidates[row["seed_id"]]
         score = seed.activation
@@ -195,16 +196,17 @@ async def cause(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
                                                    strict=True), start=1):
             score *= float(link["confidence"]) * (config.causal_hop_factor if hops > 1 else 1.0)
             causal_link = CausalLink(hops=hops, direction=row["direction"], **link)
-            traversed.setdefault((causal_link.edge_id, causal_link.direction), causal_link)
+            best = traversed.get(causal_link.edge_id)
+            if best is None or hops < best.hops:
+                traversed[causal_link.edge_id] = causal_link
             node = candidates.get(node_id)
             if node is None:
                 node = candidates[node_id] = Candidate(node_id, reached_by="cause", hops=hops,
                                                        activation=score)
             node.causal = max(node.causal, score)
-            if causal_link not in node.links:
-                node.links.append(causal_link)
-            if causal_link not in seed.links:
-                seed.links.append(causal_link)
+            for holder in (node, seed):
+                if all(existing.edge_id != causal_link.edge_id for existing in holder.links):
+                    holder.links.append(causal_link)
             seed.causal = max(seed.causal, score)
     return sorted(traversed.values(), key=lambda link: (link.hops, link.direction, link.edge_id))
 
@@ -278,8 +280,8 @@ def decay(candidates: Mapping[str, Candidate], *, axis: str | None, now: datetim
 
 
 # ---------------------------------------------------------------------------- Phase 7: rank
-def rank(candidates: Mapping[str, Candidate], weights: RankWeights, *, vector_share: float,
-         has_vector: bool) -> list[Candidate]:
+def rank(candidates: Mapping[str, Candidate], weights: RankWeights, *,
+         config: RetrievalConfig, has_vector: bool) -> list[Candidate]:
     """Phase 7: the composite score of each candidate (its signals kept for explain);
     returned best composite first (ties by id)."""
     for c in candidates.values():
@@ -287,7 +289,7 @@ def rank(candidates: Mapping[str, Candidate], weights: RankWeights, *, vector_sh
         assert record is not None
         c.signals = CandidateSignals(
             thought_id=c.thought_id,
-            similarity=min(1.0, c.similarity(vector_share, has_vector)),
+            similarity=min(1.0, c.similarity(config, has_vector)),
             temporal=c.temporal, causal=min(1.0, c.causal),
             importance=importance_score(record.priority.value, record.confidence),
             access_frequency=access_frequency_score(record.access_count),

@@ -14,7 +14,7 @@ from api.schemas import BulkResult, DreamJob, Health, JobStatus
 from engrava_graph.client import AsyncClient, Client
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.executor import GraphExecutor
-from engrava_graph.model.enums import EdgeType, LifecycleStatus
+from engrava_graph.model.enums import EdgeType, LifecycleStatus, ThoughtType
 from engrava_graph.model.errors import (
     ApiError,
     AuthenticationError,
@@ -95,7 +95,7 @@ async def test_thought_calls_round_trip(client: Awaiting) -> None:
 
 
 async def test_create_thought_takes_records_and_mappings(client: Awaiting) -> None:
-    record = ThoughtRecord(thought_id="t-1", thought_type="NOTE", essence="Standup at 9",
+    record = ThoughtRecord(thought_id="t-1", thought_type=ThoughtType.NOTE, essence="Standup at 9",
                            content="Standup is at 9am every weekday", source="calendar")
     first = await client.create_thought(record)
     assert first.thought_id == "t-1" and first.content == record.content

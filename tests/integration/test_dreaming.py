@@ -122,17 +122,18 @@ async def test_a_cluster_becomes_one_reflection_with_edges_and_centroid(store, m
     assert json.loads(run["parameters"])["similarity_threshold"] == 0.6
 
 
-async def test_the_vector_index_finds_the_same_clusters(store, memory):
+async def test_every_neighbour_strategy_finds_the_same_clusters(store, memory):
     exact = await store.consolidate(2, config=CONFIG.model_copy(
         update={"neighbour_strategy": "exact"}))
     clusters = {frozenset(r.consolidated_from) for r in await _reflections(store)}
-    for reflection in await _reflections(store):
-        await store.delete_thought(reflection.thought_id)
-    index = await store.consolidate(2, config=CONFIG.model_copy(
-        update={"neighbour_strategy": "index", "page_size": 2}))
-    assert (exact.strategy, index.strategy) == ("exact", "index")
-    assert index.reflections_created == 3
-    assert {frozenset(r.consolidated_from) for r in await _reflections(store)} == clusters
+    for strategy, cycle in (("index", 3), ("stream", 4)):
+        for reflection in await _reflections(store):
+            await store.delete_thought(reflection.thought_id)
+        other = await store.consolidate(cycle, config=CONFIG.model_copy(
+            update={"neighbour_strategy": strategy, "page_size": 2}))
+        assert other.strategy == strategy and other.reflections_created == 3
+        assert {frozenset(r.consolidated_from) for r in await _reflections(store)} == clusters
+    assert exact.strategy == "exact"
 
 
 async def test_running_the_same_pass_twice_creates_nothing(store, memory):
@@ -147,6 +148,16 @@ async def test_running_the_same_pass_twice_creates_nothing(store, memory):
     later = await store.consolidate(3, config=CONFIG)  # a new run over the same clusters
     assert later.run_id != first.run_id and later.reflections_created == 0
     assert await store.count_thoughts() == thoughts
+
+
+async def test_regrouping_consolidated_members_adds_no_reflection(store, memory):
+    await store.consolidate(2, config=CONFIG)
+    tighter = CONFIG.model_copy(update={"similarity_threshold": 0.75, "gates": DreamingGates(
+        min_cluster_size=2)})
+    result = await store.consolidate(2, config=tighter)  # other, smaller groups of the members
+    assert result.clusters_covered >= 1
+    assert result.clusters_covered + result.reflections_existing == result.clusters_found
+    assert result.reflections_created == 0 and len(await _reflections(store)) == 3
 
 
 _KILLED_PASS = textwrap.dedent("""

@@ -85,7 +85,7 @@ async def test_dry_run_changes_nothing_and_the_cap_bounds_a_run(make_store, aged
                          hygiene_policy=POLICY.model_copy(update={"dry_run": True}))
     result = await preview.run_hygiene(10, now=LATER)
     assert result.dry_run and result.archived_count == 0
-    assert dict(result.would_archive) == {ids["cold"]: "cold", ids["superseded"]: "superseded"}
+    assert dict(result.would_evict) == {ids["cold"]: "cold", ids["superseded"]: "superseded"}
     assert (await store.get_thought(ids["cold"])).lifecycle_status is LifecycleStatus.ACTIVE
     capped = make_store(namespace=store.namespace, cycle_provider=StaticCycleProvider(10),
                         hygiene_policy=POLICY.model_copy(update={"max_evictions_per_run": 1}))

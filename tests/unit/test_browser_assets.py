@@ -4,10 +4,18 @@ graph model (every thought type, every relationship type)."""
 from __future__ import annotations
 
 import re
+import threading
 
+import httpx
 import pytest
 
-from engrava_graph.browser_assets import DEFAULT_PORT, browser_commands
+from engrava_graph.browser_assets import (
+    DEFAULT_PORT,
+    GUIDE_FILE,
+    STYLE_FILE,
+    asset_server,
+    browser_commands,
+)
 from engrava_graph.model.enums import EdgeType, NodeLabel, ThoughtType
 from tests.browser_files import (
     PARAM_USE,
@@ -92,3 +100,21 @@ def test_bloom_search_phrases_are_parameterised():
         assert declared == {f"${n}" for n in PARAM_USE.findall(text)}
         assert {f"${n}" for n in PARAM_USE.findall(template["cypher"])} == declared
         assert "MATCH" in template["cypher"] and "RETURN" in template["cypher"]
+
+
+def test_asset_server_serves_the_style_and_guide_cross_origin():
+    server = asset_server(port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        for name, wanted in ((STYLE_FILE, "node.Thought"), (GUIDE_FILE, "<slide")):
+            response = httpx.get(f"http://127.0.0.1:{port}/{name}", timeout=10)
+            assert response.status_code == 200 and wanted in response.text
+            assert response.headers["access-control-allow-origin"] == "*"
+        assert httpx.get(f"http://127.0.0.1:{port}/../../pyproject.toml",
+                         timeout=10).status_code == 404
+        assert browser_commands(port)["guide"] == f":guide http://localhost:{port}/{GUIDE_FILE}"
+    finally:
+        server.shutdown()
+        server.server_close()
