@@ -82,8 +82,9 @@ ERROR_STATUS: dict[type[EngravaGraphError], tuple[int, str]] = {
 }
 """Status and code per library error class (the issue's "one table")."""
 
-_UNAVAILABLE_MESSAGE = ("Neo4j is not reachable right now; retry after the Retry-After delay "
-                        "(no write of this request was committed unless it was acknowledged)")
+_UNAVAILABLE_MESSAGE = ("Neo4j is not reachable right now; retry after Retry-After seconds "
+                        "(a write that got this answer may or may not have been applied: retry "
+                        "it with the same ids and read a 409 as done)")
 
 
 class HttpError(Exception):

@@ -17,14 +17,13 @@ from __future__ import annotations
 import os
 import platform
 import random
-import statistics
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -61,7 +60,7 @@ class Stopwatch:
     laps_ms: list[float] = field(default_factory=list)
     _start: float = 0.0
 
-    def __enter__(self) -> Stopwatch:
+    def __enter__(self) -> Self:
         self._start = time.perf_counter()
         return self
 
@@ -226,9 +225,9 @@ class CorpusGenerator:
         seed: the random seed.
     """
 
-    _TYPES = (["OBSERVATION"] * 6) + ["NOTE", "NOTE", "BELIEF", "TASK"]
-    _PRIORITIES = ["P1"] + ["P2"] * 3 + ["P3"] * 5 + ["P4"]
-    _SPEAKERS = ["user", "assistant", "tool", "system"]
+    _TYPES = ("OBSERVATION",) * 6 + ("NOTE", "NOTE", "BELIEF", "TASK")
+    _PRIORITIES = ("P1",) + ("P2",) * 3 + ("P3",) * 5 + ("P4",)
+    _SPEAKERS = ("user", "assistant", "tool", "system")
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

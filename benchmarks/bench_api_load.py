@@ -2,8 +2,8 @@
 
 1. Loads ``--thoughts`` synthetic thoughts (``CorpusGenerator``) into the namespace
    ``--namespace`` (default ``bench-api``) with ``bulk_store`` in chunks of ``--chunk`` and
-   embeddings precomputed by ``SentenceTransformerProvider().embed`` in batches; an existing
-   namespace that already holds that many thoughts is reused.
+   embeddings precomputed by ``SentenceTransformerProvider().embed`` in batches; a namespace
+   left by an earlier run (``--keep``, or an interrupted load) is reused or completed.
 2. Starts ``engrava-graph serve`` in a subprocess on 127.0.0.1 (a free port) with a read-only key
    for that namespace, and waits for ``/readyz``.
 3. Runs ``--clients`` concurrent httpx clients for ``--seconds`` seconds (after ``--warmup``
@@ -54,22 +54,26 @@ STOP_TIMEOUT = 30.0  # seconds for the server to exit after SIGTERM
 
 
 async def load_corpus(info: ConnectionInfo, args: argparse.Namespace) -> float:
-    """Fill the namespace unless it already holds ``args.thoughts`` thoughts; return seconds."""
+    """Fill the namespace up to ``args.thoughts`` thoughts and return the seconds it took.
+
+    Each chunk is one transaction and the corpus is prefix-stable, so a namespace that holds a
+    whole number of chunks (an interrupted load) is completed rather than rebuilt."""
     provider = SentenceTransformerProvider()
     async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                          database=info.database, namespace=args.namespace,
                                          embedding_provider=provider) as store:
         await store.ensure_schema()
         have = await store.count_thoughts()
-        if have == args.thoughts:
-            console.print(f"reusing {have} thoughts in {args.namespace!r}")
-            return 0.0
-        if have:
+        if have > args.thoughts or have % args.chunk:
             await store.delete_namespace()
             await store.ensure_namespace()
+            have = 0
+        console.print(f"{have} thoughts already in {args.namespace!r}")
         specs = CorpusGenerator(seed=args.seed).thoughts(args.thoughts)
         began = time.perf_counter()
         for start, stop in chunks(len(specs), args.chunk):
+            if stop <= have:
+                continue
             part = specs[start:stop]
             vectors = provider.embed([s.text for s in part])
             await store.bulk_store([our_record(s) for s in part], embeddings=vectors.tolist())

@@ -51,7 +51,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
-from _common import (  # noqa: E402
+from _common import (
     CorpusGenerator,
     Stopwatch,
     ThoughtSpec,
@@ -67,10 +67,10 @@ from _common import (  # noqa: E402
     rate,
 )
 
-from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
-from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
-from engrava_graph.graph.connection import resolve_connection  # noqa: E402
-from engrava_graph.graph.registry import cypher  # noqa: E402
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.embeddings import SentenceTransformerProvider
+from engrava_graph.graph.connection import resolve_connection
+from engrava_graph.graph.registry import cypher
 
 console = Console(width=max(Console().width, 130))
 EMBED_BATCH = 2048
@@ -138,7 +138,7 @@ async def bench_ours(store: Neo4jEngravaCore, specs: list[ThoughtSpec], vectors:
     out["ingest_excl_tps"] = rate(n, sw.total)
     out["ingest_excl_chunk_ms"] = sw.laps_ms
     out["stored"] = await store.count_thoughts()
-    plan = await store._arms._plan(50)  # noqa: SLF001 - report which vector arm ran
+    plan = await store._arms._plan(50)  # private: report which vector arm ran
     out["vector_arm"] = f"{plan.strategy} (fetch_k={plan.fetch_k})"
 
     out.update(await _search(store.search_hybrid, queries, qvecs, warmup, "ours "))
@@ -280,7 +280,7 @@ def render(report: dict[str, Any]) -> None:
                          f"{size['overlap_at_10']:.3f} (median {size['overlap_median']:.3f}, "
                          f"identical top-10 sets in {size['overlap_identical']:.0%} of queries); "
                          f"vector-only (search_similar) overlap@10 "
-                         f"{size['similar_overlap_at_10']:.3f} on {SIMILAR_CHECK} queries")
+                         f"{size['similar_overlap_at_10']:.3f} on {size['similar_n']} queries")
     for line in notes:
         console.print("  " + line)
     console.print(f"Wall time: {report['wall_s']:.0f} s")
@@ -353,6 +353,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 size["overlap_at_10"] = float(np.mean(overlaps))
                 size["overlap_median"] = float(np.median(overlaps))
                 size["overlap_identical"] = float(np.mean([o == 1.0 for o in overlaps]))
+                size["similar_n"] = len(ours["similar"])
                 size["similar_overlap_at_10"] = float(np.mean(
                     [jaccard(a, b) for a, b in zip(ours["similar"], peer["similar"],
                                                    strict=True)]))

@@ -64,7 +64,7 @@ from engrava_graph.model.namespace import (
 )
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
 from engrava_graph.model.search import HybridSearchResult
-from engrava_graph.model.temporal import ValidTimeFilter
+from engrava_graph.model.temporal import ValidTimeFilter, from_epoch_millis
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.entities import extract_entities
 from engrava_graph.retrieval.orchestrator import RetrievalCycle
@@ -905,7 +905,8 @@ class Neo4jEngravaCore:
                                             thought_ids=candidate_ids)
             if recency is not None and weights["recency"] > 0:
                 signals["recency"] = {r["thought_id"]: recency.score(
-                    r["updated_cycle"], r["updated_at"], r["created_at"]) for r in rows}
+                    r["updated_cycle"], from_epoch_millis(r["updated_ms"]),
+                    from_epoch_millis(r["created_ms"])) for r in rows}
                 active.append("recency")
             if weights["priority"] > 0:
                 signals["priority"] = priority_scores(rows)

@@ -12,7 +12,7 @@ import asyncio
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -20,6 +20,10 @@ from rich.console import Console
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.errors import DatasetError, EngravaGraphError
+
+if TYPE_CHECKING:
+    from engrava_graph.demo.locomo import Conversation
+    from engrava_graph.demo.pipeline import DemoOptions
 
 DATASET_NAME = "locomo7.json"
 _REPO = Path(__file__).resolve().parents[2]
@@ -99,7 +103,8 @@ def _quiet_libraries() -> None:
     logging.getLogger("engrava").setLevel(logging.ERROR)  # the peer's notes on FTS fallbacks
 
 
-async def _run(info: ConnectionInfo, options: Any, conversations: list[Any]) -> dict[str, Any]:
+async def _run(info: ConnectionInfo, options: DemoOptions,
+               conversations: list[Conversation]) -> dict[str, Any]:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

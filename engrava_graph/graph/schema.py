@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import CypherStatement, cypher
-from engrava_graph.model.enums import EdgeType
+from engrava_graph.model.enums import EdgeType, NodeLabel
 from engrava_graph.model.errors import EmbeddingDimensionMismatchError, SchemaVersionError
 
 #: Bump when a migration changes the graph's shape.
@@ -22,6 +22,7 @@ _NODE_SCHEMA = [cypher(f"schema/{name}") for name in (
     "thought_lifecycle_index", "thought_cycle_index", "thought_created_index",
     "thought_hash_index", "thought_valid_from_index", "thought_fulltext",
 )]
+_NAMESPACE_INDEXES = [cypher("schema/namespace_index", label=label) for label in NodeLabel]
 _EDGE_SCHEMA = [cypher(f"schema/{name}", rel_type=t)
                 for t in EdgeType for name in ("edge_id_key", "edge_triple_key")]
 _VECTOR = cypher("schema/thought_vector")
@@ -33,7 +34,7 @@ _SET_VERSION = cypher("schema/set_version")
 
 def schema_statements() -> list[CypherStatement]:
     """Every constraint/index statement ``ensure_schema`` runs, in order (vector index last)."""
-    return [*_NODE_SCHEMA, *_EDGE_SCHEMA, _VECTOR]
+    return [*_NODE_SCHEMA, *_NAMESPACE_INDEXES, *_EDGE_SCHEMA, _VECTOR]
 
 
 async def vector_dimensions(executor: GraphExecutor) -> int | None:

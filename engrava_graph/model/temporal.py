@@ -47,6 +47,11 @@ def to_utc(value: datetime | str) -> datetime:
     return value.astimezone(UTC)
 
 
+def from_epoch_millis(millis: int | None) -> datetime | None:
+    """An aware UTC instant from Unix epoch milliseconds (None stays None)."""
+    return None if millis is None else datetime.fromtimestamp(millis / 1000.0, tz=UTC)
+
+
 def _to_utc_or_none(value: object) -> datetime | None:
     return None if value is None else to_utc(value)  # type: ignore[arg-type]
 

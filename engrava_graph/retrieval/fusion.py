@@ -50,7 +50,7 @@ class SearchConfig(BaseModel):
     priority_weight: float = Field(default=0.05, ge=0.0)
     recency_half_life: int = Field(default=50, gt=0)
     recency_now_half_life_seconds: int = Field(default=604_800, gt=0)
-    exact_vector_max_thoughts: int = Field(default=20_000, ge=0)
+    exact_vector_max_thoughts: int = Field(default=2_000, ge=0)
     vector_overfetch: int = Field(default=4, ge=1)
 
 
