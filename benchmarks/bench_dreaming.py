@@ -294,12 +294,20 @@ def render(report: dict[str, Any]) -> None:
     m = report["machine"]
     console.print(f"[bold]Machine[/]: {m['cpu_count']} CPUs, {m.get('processor')}, "
                   f"{m.get('memory_gib')} GiB, Python {m['python']}; peer engrava 0.7.2")
+    if report["synthetic"]:
+        console.print(_synthetic_table(report["synthetic"]))
+    if report.get("locomo"):
+        _render_locomo(report["locomo"])
+    console.print(f"Wall time: {report['wall_s']:.0f} s")
+
+
+def _synthetic_table(sizes: list[dict[str, Any]]) -> Table:
     table = Table(title="One dreaming pass over N observations (fresh process per pass)")
     for name, just in (("system", "left"), ("N", "right"), ("wall s", "right"),
                        ("peak RSS MiB", "right"), ("baseline RSS MiB", "right"),
                        ("reflections", "right"), ("edges", "right"), ("notes", "left")):
         table.add_column(name, justify=just)  # type: ignore[arg-type]
-    for size in report["synthetic"]:
+    for size in sizes:
         n = f"{size['n']:,}"
         for label, key in (("engrava-graph, stream", "ours_stream"),
                            ("  same pass again", "ours_rerun"),
@@ -316,26 +324,26 @@ def render(report: dict[str, Any]) -> None:
                           f"{row['rss_base_mib']:.0f}", f"{row['reflections']:,}",
                           f"{row['edges']:,}", note)
         table.add_section()
+    return table
+
+
+def _render_locomo(lo: dict[str, Any]) -> None:
+    table = Table(title=f"LoCoMo: evidence recall of retrieve (top_k 10), "
+                        f"{lo['questions']} questions")
+    for name in ("when", "recall@5", "recall@10", "reflections in top 10"):
+        table.add_column(name, justify="left" if name == "when" else "right")
+    b, a = lo["before"], lo["after"]
+    table.add_row("before dreaming", f"{b['shown5']:.3f}", f"{b['shown10']:.3f}", "0")
+    table.add_row("after (reflection = its excerpts)", f"{a['shown5']:.3f}",
+                  f"{a['shown10']:.3f}", f"{a['reflections']:.2f}")
+    table.add_row("after (reflection = all members)", f"{a['full5']:.3f}",
+                  f"{a['full10']:.3f}", f"{a['reflections']:.2f}")
     console.print(table)
-    if report.get("locomo"):
-        lo = report["locomo"]
-        table = Table(title=f"LoCoMo: evidence recall of retrieve (top_k 10), "
-                            f"{lo['questions']} questions")
-        for name in ("when", "recall@5", "recall@10", "reflections in top 10"):
-            table.add_column(name, justify="left" if name == "when" else "right")
-        b, a = lo["before"], lo["after"]
-        table.add_row("before dreaming", f"{b['shown5']:.3f}", f"{b['shown10']:.3f}", "0")
-        table.add_row("after (reflection = its excerpts)", f"{a['shown5']:.3f}",
-                      f"{a['shown10']:.3f}", f"{a['reflections']:.2f}")
-        table.add_row("after (reflection = all members)", f"{a['full5']:.3f}",
-                      f"{a['full10']:.3f}", f"{a['reflections']:.2f}")
-        console.print(table)
-        made = sum(d["reflections"] for d in lo["dreams"])
-        obs = sum(d["observations"] for d in lo["dreams"])
-        console.print(f"  LoCoMo dreaming: {made} reflections from {obs} observations in "
-                      f"{len(lo['dreams'])} conversations, "
-                      f"{sum(d['seconds'] for d in lo['dreams']):.1f} s in all")
-    console.print(f"Wall time: {report['wall_s']:.0f} s")
+    made = sum(d["reflections"] for d in lo["dreams"])
+    obs = sum(d["observations"] for d in lo["dreams"])
+    console.print(f"  LoCoMo dreaming: {made} reflections from {obs} observations in "
+                  f"{len(lo['dreams'])} conversations, "
+                  f"{sum(d['seconds'] for d in lo['dreams']):.1f} s in all")
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -71,9 +71,15 @@ def _browser_lines(info: ConnectionInfo, namespaces: list[str]) -> list[str]:
 
     from engrava_graph.graph.server import LocalNeo4jServer
 
-    if info.origin == "local":
-        server = LocalNeo4jServer()
-        url = server.status().browser_url or "http://127.0.0.1:7474/browser/"
+    try:
+        server: LocalNeo4jServer | None = LocalNeo4jServer()
+    except EngravaGraphError:  # a bad local-server setting: only the generic hint is possible
+        server = None
+    status = server.status() if server is not None else None
+    # the local server, found by the resolution order or named by NEO4J_URI (as `make demo` does)
+    if server is not None and status is not None and status.running and (
+            info.origin == "local" or status.uri == info.uri):
+        url = status.browser_url
         password = f"the contents of {server.password_file} (`engrava-graph neo4j env` prints it)"
     else:
         url = f"http://{urlparse(info.uri).hostname}:7474/browser/ (the server's HTTP port)"
