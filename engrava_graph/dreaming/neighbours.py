@@ -29,7 +29,7 @@ _INDEX = cypher("dreaming/neighbours_index")
 _COUNTS = cypher("namespaces/count_thoughts")
 _EMBEDDINGS = cypher("retrieval/embeddings")
 #: Rows of the similarity block of the "stream" strategy (block = rows x pool size float32).
-STREAM_BLOCK_ROWS = 512
+STREAM_BLOCK_ROWS = 256
 
 #: Ceiling of the index over-fetch (nodes per query), as in search.
 MAX_FETCH_K = 10_000
@@ -118,7 +118,7 @@ async def _streamed(executor: GraphExecutor, ids: Sequence[str], config: Dreamin
         stop = min(start + STREAM_BLOCK_ROWS, n)
         sims = matrix[start:stop] @ matrix.T
         sims[np.arange(stop - start), np.arange(start, stop)] = -np.inf  # not its own neighbour
-        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        top = np.argpartition(sims, -k, axis=1)[:, -k:]
         best = np.take_along_axis(sims, top, axis=1)
         keep = best >= config.similarity_threshold
         a.append(np.nonzero(keep)[0] + start)
