@@ -97,6 +97,9 @@ def dream(
     min_size: int = typer.Option(3, min=2, help="Smallest cluster that makes a reflection."),
     max_size: int = typer.Option(200, min=2, help="Largest cluster that makes a reflection."),
     every: int = typer.Option(1, min=1, help="Run only at cycles that are multiples of this."),
+    strategy: str = typer.Option(
+        "auto", help="Neighbour search: auto, exact, index (HNSW) or stream (NumPy over the "
+                     "vectors read from Neo4j; fastest on a busy server)."),
     uri: str | None = typer.Option(None, envvar="NEO4J_URI", help="bolt:// or neo4j:// URI."),
     user: str = typer.Option("neo4j", envvar="NEO4J_USER"),
     password: str = typer.Option("", envvar="NEO4J_PASSWORD", show_default=False),
@@ -106,7 +109,7 @@ def dream(
     try:
         config = DreamingConfig.model_validate({
             "similarity_threshold": threshold, "neighbours_k": neighbours,
-            "schedule_every_n_cycles": every,
+            "schedule_every_n_cycles": every, "neighbour_strategy": strategy,
             "gates": {"min_age_cycles": min_age, "min_cluster_size": min_size,
                       "max_cluster_size": max_size}})
         info = (ConnectionInfo(uri=uri, user=user, password=password, database=database)

@@ -22,6 +22,7 @@ from engrava_graph.dreaming.clusters import SimilarityGraph
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
+from engrava_graph.graph.search_arms import index_fetch_k
 from engrava_graph.retrieval.fusion import cosine_to_index_score, index_score_to_cosine
 
 _EXACT = cypher("dreaming/neighbours_exact")
@@ -31,17 +32,13 @@ _EMBEDDINGS = cypher("retrieval/embeddings")
 #: Rows of the similarity block of the "stream" strategy (block = rows x pool size float32).
 STREAM_BLOCK_ROWS = 256
 
-#: Ceiling of the index over-fetch (nodes per query), as in search.
-MAX_FETCH_K = 10_000
-
 Progress = Callable[[str, int, int], None]
 
 
 async def _fetch_k(executor: GraphExecutor, namespace: str, k: int) -> int:
     rows = await executor.read(_COUNTS, namespace=namespace)
-    in_namespace, in_database = int(rows[0]["in_namespace"]), int(rows[0]["in_database"])
-    ratio = max(1, -(-in_database // max(in_namespace, 1)))
-    return min(max(k * ratio, 4 * k), MAX_FETCH_K)
+    return index_fetch_k(k, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]),
+                         overfetch=4)
 
 
 async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,

@@ -33,6 +33,14 @@ _COUNT_TTL_SECONDS = 30.0
 _MAX_FETCH_K = 10_000
 
 
+def index_fetch_k(k: int, in_namespace: int, in_database: int, overfetch: int) -> int:
+    """How many neighbours to ask the HNSW index for so that about ``k`` of them belong to the
+    namespace: ``k`` times the database/namespace size ratio (at least ``overfetch``), capped at
+    10,000 nodes per query and never below ``k``."""
+    ratio = max(1, -(-in_database // max(in_namespace, 1)))
+    return max(min(k * max(overfetch, ratio), _MAX_FETCH_K), k)
+
+
 @dataclass(frozen=True)
 class VectorPlan:
     """How the vector arm ran: ``"exact"`` or ``"index"``, and the index over-fetch ``fetch_k``."""
@@ -95,9 +103,8 @@ class SearchArms:
         in_namespace, in_database = await self._sizes()
         if in_namespace <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
-        ratio = max(1, -(-in_database // max(in_namespace, 1)))
-        fetch_k = min(top_k * max(self._config.vector_overfetch, ratio), _MAX_FETCH_K)
-        return VectorPlan("index", max(fetch_k, top_k))
+        return VectorPlan("index", index_fetch_k(top_k, in_namespace, in_database,
+                                                 self._config.vector_overfetch))
 
     async def _sizes(self) -> tuple[int, int]:
         now = time.monotonic()
