@@ -6,7 +6,8 @@
 - :func:`peer_provider` / :func:`open_peer_store`: the peer package ``engrava``
   (``SqliteEngravaCore``) on a temporary SQLite file, wired to the same bundled
   all-MiniLM-L6-v2 files as our :class:`~engrava_graph.embeddings.SentenceTransformerProvider`.
-- :func:`jaccard`, :func:`chunks`, :func:`machine_info`.
+- :func:`cached_vectors`: corpus embeddings cached in a ``.npy`` file across runs.
+- :func:`jaccard`, :func:`chunks`, :func:`machine_info`, :func:`loadavg`, :func:`quiet_runtime`.
 
 Import it from a benchmark script run as ``python benchmarks/<name>.py`` (``benchmarks/`` is then
 on ``sys.path``) or as ``benchmarks._common`` with the repository root on ``PYTHONPATH``.
@@ -14,11 +15,13 @@ on ``sys.path``) or as ``benchmarks._common`` with the repository root on ``PYTH
 
 from __future__ import annotations
 
+import logging
 import os
 import platform
 import random
 import time
 import uuid
+import warnings
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -88,6 +91,24 @@ def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
     return len(sa & sb) / len(union) if union else 1.0
 
 
+def quiet_runtime() -> None:
+    """Offline model loading (``HF_HUB_OFFLINE=1`` unless set), and only errors from the
+    libraries' loggers and no FutureWarnings, so a benchmark's output is its figures."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    logging.basicConfig(level=logging.WARNING)
+    for noisy in ("sentence_transformers", "engrava", "neo4j", "transformers"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+
+
+def loadavg() -> str | None:
+    """The 1/5/15-minute load averages as ``"0.62 1.48 3.18"`` (None where the OS has none)."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return None
+
+
 def machine_info() -> dict[str, Any]:
     """CPU count, platform, Python and memory of this machine."""
     info: dict[str, Any] = {
@@ -112,6 +133,35 @@ def machine_info() -> dict[str, Any]:
     except OSError:
         pass
     return info
+
+
+def cached_vectors(provider: Any, texts: Sequence[str], cache: Path, batch: int = 1024
+                   ) -> np.ndarray:
+    """Embeddings of ``texts`` (``(len(texts), provider.dimensions)`` float32), cached in the
+    ``.npy`` file ``cache``. The corpus of :class:`CorpusGenerator` is prefix-stable, so a cache
+    made for a larger N serves a smaller one and a smaller one is extended. Key the file name by
+    seed (and model) yourself; the texts are not checked against it.
+
+    Args:
+        provider: anything with ``embed(list[str]) -> vectors`` and ``dimensions``.
+        texts: the corpus, in order.
+        cache: the ``.npy`` path (its directory is created).
+        batch: texts per ``embed`` call.
+    """
+    from rich.progress import Progress
+
+    done = np.load(cache) if cache.exists() else np.empty((0, provider.dimensions), np.float32)
+    if len(done) < len(texts):
+        more = np.empty((len(texts) - len(done), provider.dimensions), dtype=np.float32)
+        with Progress(transient=True) as progress:
+            task = progress.add_task("embedding the corpus", total=len(more))
+            for a, b in chunks(len(more), batch):
+                more[a:b] = provider.embed(list(texts[len(done) + a:len(done) + b]))
+                progress.advance(task, b - a)
+        done = np.concatenate([done, more])
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.save(cache, done)
+    return done[:len(texts)]
 
 
 # --------------------------------------------------------------------------- synthetic text

@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -57,12 +56,14 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 from _common import (  # noqa: E402
     CorpusGenerator,
     ThoughtSpec,
+    cached_vectors,
     chunks,
     machine_info,
     open_peer_store,
     our_record,
     peer_record,
     peer_store_vectors,
+    quiet_runtime,
 )
 
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
@@ -74,7 +75,6 @@ from engrava_graph.graph.connection import resolve_connection  # noqa: E402
 from engrava_graph.model import EdgeDirection, EdgeType, ThoughtType  # noqa: E402
 
 console = Console(width=max(Console().width, 130))
-EMBED_BATCH = 1024
 CHUNK = 5_000
 PEER_MODEL = "all-MiniLM-L6-v2"
 
@@ -152,26 +152,11 @@ def _observations(gen: CorpusGenerator, n: int) -> list[ThoughtSpec]:
     return [replace(s, thought_type=ThoughtType.OBSERVATION.value) for s in gen.thoughts(n)]
 
 
-def _vectors(provider: SentenceTransformerProvider, texts: list[str], cache: Path) -> np.ndarray:
-    """The corpus vectors, cached in ``cache`` (the corpus is prefix-stable: a cache made for a
-    larger N serves a smaller one, and a smaller one is extended)."""
-    done = np.load(cache) if cache.exists() else np.empty((0, provider.dimensions), np.float32)
-    if len(done) < len(texts):
-        more = np.empty((len(texts) - len(done), provider.dimensions), dtype=np.float32)
-        with console.status("embedding") as status:
-            for a, b in chunks(len(more), EMBED_BATCH):
-                more[a:b] = provider.embed(texts[len(done) + a:len(done) + b])
-                status.update(f"embedding {len(done) + b:,}/{len(texts):,} texts")
-        done = np.concatenate([done, more])
-        np.save(cache, done)
-    return done[:len(texts)]
-
-
 async def synthetic(n: int, args: argparse.Namespace, provider: SentenceTransformerProvider,
                     tmp: Path) -> dict[str, Any]:
     specs = _observations(CorpusGenerator(args.seed), n)
-    vectors = _vectors(provider, [s.text for s in specs],
-                       Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
+    vectors = cached_vectors(provider, [s.text for s in specs],
+                             Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
     cycle = max(s.cycle for s in specs) + 1
     out: dict[str, Any] = {"n": n, "cycle": cycle}
     strategies = ["stream"] + (["auto"] if n <= args.index_max else [])
@@ -363,10 +348,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    logging.basicConfig(level=logging.WARNING)
-    for noisy in ("sentence_transformers", "engrava", "neo4j", "transformers"):
-        logging.getLogger(noisy).setLevel(logging.ERROR)
-    warnings.filterwarnings("ignore")
+    quiet_runtime()
+    warnings.filterwarnings("ignore")  # a worker's stdout must be its JSON line alone
     if argv[:1] == ["--worker"]:
         kind, *rest = argv[1:]
         work = (_worker_ours(rest[0], int(rest[1]), rest[2]) if kind == "ours"
@@ -390,7 +373,6 @@ def main(argv: list[str] | None = None) -> int:
                              "loaded server: one HNSW query per observation)")
     parser.add_argument("--json", type=Path, help="write the report here")
     args = parser.parse_args(argv)
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     report = asyncio.run(run(args))
     render(report)
     if args.json:

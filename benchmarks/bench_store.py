@@ -27,12 +27,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +55,7 @@ from _common import (
     ThoughtSpec,
     chunks,
     jaccard,
+    loadavg,
     machine_info,
     open_peer_store,
     our_record,
@@ -64,6 +63,7 @@ from _common import (
     peer_record,
     peer_store_vectors,
     percentiles,
+    quiet_runtime,
     rate,
 )
 
@@ -220,13 +220,6 @@ async def bench_peer(tmp: Path, provider: Any, specs: list[ThoughtSpec], vectors
 
 # ------------------------------------------------------------------------------------ main
 
-def _loadavg() -> str | None:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return None
-
-
 def _fmt(x: float | None, digits: int = 0) -> str:
     if x is None or (isinstance(x, float) and np.isnan(x)):
         return "—"
@@ -296,7 +289,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"seed": args.seed, "queries": args.queries,
                               "torch_threads": args.torch_threads,
                               "warmup": args.warmup, "chunk_size": args.chunk_size,
-                              "machine": {**machine_info(), "loadavg_start": _loadavg()},
+                              "machine": {**machine_info(), "loadavg_start": loadavg()},
                               "sizes": []}
     try:
         import engrava
@@ -363,7 +356,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         tmp_root.cleanup()
     report["wall_s"] = time.perf_counter() - wall0
-    report["machine"]["loadavg_end"] = _loadavg()
+    report["machine"]["loadavg_end"] = loadavg()
     return report
 
 
@@ -385,11 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the full report here")
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    warnings.filterwarnings("ignore", category=FutureWarning)
-    logging.basicConfig(level=logging.WARNING)
-    for noisy in ("sentence_transformers", "engrava", "neo4j", "transformers"):
-        logging.getLogger(noisy).setLevel(logging.ERROR)
+    quiet_runtime()
 
     if args.torch_threads > 0:
         import torch
