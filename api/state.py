@@ -4,7 +4,6 @@ and the background jobs. Built by the app's lifespan (:meth:`ApiState.open`), cl
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 
 from api.auth import KeyRing
@@ -51,6 +50,7 @@ class ApiState:
             Neo4jUnavailableError: Neo4j does not answer.
             SchemaVersionError: the schema is not current and ``migrate_on_start`` is off.
             EmbeddingDimensionMismatchError: the provider and the vector index disagree.
+            EmbeddingError: the provider fails to embed the warm-up text.
         """
         info = settings.connection()
         executor = GraphExecutor.connect(
@@ -65,8 +65,7 @@ class ApiState:
                 await base.ensure_schema()
             else:
                 await _check_schema(executor)
-            if provider is not None:
-                await asyncio.to_thread(provider.embed, ["warm-up"])
+            await base.embed_query("warm-up")  # loads the model, off the loop; no-op without one
         except BaseException:
             await executor.close()
             raise

@@ -3,7 +3,9 @@
 The async API and its names follow the peer package ``engrava`` (``SqliteEngravaCore``): thoughts,
 edges, lifecycle, search (``search_fts``, ``search_similar``, ``search_hybrid``, ``recall``),
 access telemetry, ``max_cycle``. A store is opened for one namespace; nothing it does crosses it.
-Every statement comes from ``cypher/``; writes run in managed transactions.
+Every statement comes from ``cypher/``; writes run in managed transactions. Embedding-provider
+calls (synchronous, CPU-bound) run on a worker thread, never on the event loop
+(:func:`~engrava_graph.embeddings.base.embed_off_loop`), and always before anything is written.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from engrava_graph.dreaming import hygiene
 from engrava_graph.dreaming.config import DreamingConfig, HygienePolicy
 from engrava_graph.dreaming.gates import require_cycle
 from engrava_graph.dreaming.reflections import search_reflections
-from engrava_graph.embeddings.base import EmbeddingProvider, checked_vectors
+from engrava_graph.embeddings.base import EmbeddingProvider, embed_off_loop
 from engrava_graph.graph import schema
 from engrava_graph.graph.executor import GraphExecutor, run_in
 from engrava_graph.graph.mapping import (
@@ -295,8 +297,10 @@ class Neo4jEngravaCore:
         await self.executor.close()
 
     # ----------------------------------------------------------------------------- thoughts
-    def _vectors_for(self, thoughts: Sequence[ThoughtRecord],
-                     given: Sequence[Sequence[float] | None] | None) -> list[list[float] | None]:
+    async def _vectors_for(self, thoughts: Sequence[ThoughtRecord],
+                           given: Sequence[Sequence[float] | None] | None
+                           ) -> list[list[float] | None]:
+        """The given vectors (checked), else the provider's (off the event loop), else None."""
         if given is not None:
             if len(given) != len(thoughts):
                 raise ValidationFailedError(
@@ -304,7 +308,8 @@ class Neo4jEngravaCore:
             return [None if v is None else self._check_dims(v) for v in given]
         if self.embedding_provider is None or not self.auto_embed:
             return [None] * len(thoughts)
-        vectors = checked_vectors(self.embedding_provider, [_embed_input(t) for t in thoughts])
+        vectors = await embed_off_loop(self.embedding_provider,
+                                       [_embed_input(t) for t in thoughts])
         return [row.tolist() for row in vectors]
 
     def _check_dims(self, vector: Sequence[float]) -> list[float]:
@@ -358,7 +363,8 @@ class Neo4jEngravaCore:
             EmbeddingError: the provider failed.
         """
         stamped = self._stamp(thought, self._clock(), expires_after_seconds)
-        vector = self._vectors_for([stamped], None if embedding is None else [embedding])[0]
+        vector = (await self._vectors_for([stamped],
+                                          None if embedding is None else [embedding]))[0]
         row = self._row(stamped, vector)
 
         async def work(tx: Any) -> ThoughtRecord:
@@ -383,7 +389,8 @@ class Neo4jEngravaCore:
                          batch_size: int = 1000) -> list[ThoughtRecord]:
         """Persist many thoughts in ONE transaction (all or nothing), written in UNWIND batches.
 
-        All auto-embeddings are computed in one batched provider call before the transaction.
+        All auto-embeddings are computed in one batched provider call (on a worker thread)
+        before the transaction.
         For very large loads call it per chunk of about 10k thoughts to bound Neo4j's
         transaction memory.
 
@@ -397,6 +404,7 @@ class Neo4jEngravaCore:
 
         Raises:
             DuplicateThoughtError: an id repeats in the input or exists in the namespace.
+            EmbeddingError: the provider failed (nothing is written).
         """
         now = self._clock()
         stamped = [self._stamp(t, now, None) for t in thoughts]
@@ -408,7 +416,7 @@ class Neo4jEngravaCore:
                                          thought_ids=ids)
         if taken:
             raise DuplicateThoughtError(taken[0]["thought_id"])
-        vectors = self._vectors_for(stamped, embeddings)
+        vectors = await self._vectors_for(stamped, embeddings)
         rows = [self._row(t, v) for t, v in zip(stamped, vectors, strict=True)]
 
         async def work(tx: Any) -> None:
@@ -474,6 +482,7 @@ class Neo4jEngravaCore:
             InvalidTransitionError: an illegal lifecycle jump.
             ValidationFailedError: an unknown field or invalid value.
             StaleDataError: still conflicting after 3 tries.
+            EmbeddingError: the provider failed (nothing is written).
         """
         if "thought_id" in changes and changes["thought_id"] != thought_id:
             raise ValidationFailedError("thought_id cannot change")
@@ -481,7 +490,7 @@ class Neo4jEngravaCore:
             current, props, revision = await self._require(thought_id)
             new = _evolved(current, {"updated_at": self._clock(), **changes})
             text_changed = (new.essence, new.content) != (current.essence, current.content)
-            vector = self._vectors_for([new], None)[0] if text_changed else None
+            vector = (await self._vectors_for([new], None))[0] if text_changed else None
             row = self._row(new, vector)
             new_props = record_properties(new)
             new_props.pop("created_at")
@@ -832,11 +841,35 @@ class Neo4jEngravaCore:
             self.retrievable_scope(include_archived=include_archived), threshold=threshold)
         return hits
 
-    def embed_query(self, text: str) -> list[float] | None:
-        """The provider's vector for ``text`` (None without a provider)."""
+    async def embed_query(self, text: str) -> list[float] | None:
+        """The provider's vector for ``text`` (None without a provider); see
+        :meth:`embed_queries`."""
+        return (await self.embed_queries([text]))[0]
+
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float] | None]:
+        """The provider's vectors for ``texts``, in one provider call made on a worker thread
+        (:func:`~engrava_graph.embeddings.base.embed_off_loop`), so the event loop keeps
+        serving other requests meanwhile.
+
+        Args:
+            texts: the query texts.
+
+        Returns:
+            One vector (``dimensions`` floats) per text, in order; all None without a provider.
+
+        Raises:
+            EmbeddingError: the provider failed or broke its contract.
+        """
         if self.embedding_provider is None:
-            return None
-        return checked_vectors(self.embedding_provider, [text])[0].tolist()
+            return [None] * len(texts)
+        return [row.tolist() for row in await embed_off_loop(self.embedding_provider, texts)]
+
+    async def _query_vector(self, query_text: str,
+                            query_vector: Sequence[float] | None) -> list[float] | None:
+        """The given vector (checked), else the text's (None for blank text or no provider)."""
+        if query_vector is not None:
+            return self._check_dims(query_vector)
+        return await self.embed_query(query_text) if query_text.strip() else None
 
     async def search_hybrid(self, query_text: str, query_vector: Sequence[float] | None = None,
                             *, top_k: int = 10, fts_weight: float | None = None,
@@ -863,6 +896,7 @@ class Neo4jEngravaCore:
             InvalidRecencyArgumentError: a malformed ``recency_now`` or half-life.
             CycleProviderError: the provider returned an invalid cycle.
             ValidationFailedError: ``top_k`` outside 1..1000 or a negative weight.
+            EmbeddingError: the provider failed on the query text.
         """
         if not 1 <= top_k <= 1000:
             raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
@@ -882,8 +916,7 @@ class Neo4jEngravaCore:
                                   recency_half_life=recency_half_life,
                                   recency_now_half_life=recency_now_half_life)
         scope = self.retrievable_scope(include_archived=include_archived, filters=filters)
-        vector = (self._check_dims(query_vector) if query_vector is not None
-                  else self.embed_query(query_text) if query_text.strip() else None)
+        vector = await self._query_vector(query_text, query_vector)
         if not query_text.strip() and vector is None:
             rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
             ids = [r["thought_id"] for r in rows]
@@ -1040,11 +1073,11 @@ class Neo4jEngravaCore:
 
         Raises:
             ValidationFailedError: ``top_k`` outside 1..1000 or a bad vector.
+            EmbeddingError: the provider failed on the query text.
         """
         if not 1 <= top_k <= 1000:
             raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
-        vector = (self._check_dims(query_vector) if query_vector is not None
-                  else self.embed_query(query_text) if query_text.strip() else None)
+        vector = await self._query_vector(query_text, query_vector)
         cycle = resolve_cycle(current_cycle, self.cycle_provider)
         recency = resolve_recency(current_cycle=cycle, recency_now=None, provider_cycle=None,
                                   config=self.search_config)

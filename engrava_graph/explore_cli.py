@@ -55,7 +55,7 @@ async def _explain(query: str, namespace: str, html: Path | None,
     async with _store(namespace, embedding_provider=SentenceTransformerProvider()) as store:
         if not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
-        store.embed_query(query)  # load the model first, so "encode" times the query alone
+        await store.embed_query(query)  # load the model first, so "encode" times the query alone
         explanation = await store.explain(query, level="debug", **params)
         if html is not None:
             subgraph = await load_subgraph(store, explanation)

@@ -16,7 +16,7 @@ READ_METHODS = frozenset({
     "get_thought", "get_thoughts", "list_thoughts", "count_thoughts", "get_embedding",
     "max_cycle", "get_edge", "get_edges", "list_edges", "search_fts", "search_similar",
     "search_hybrid", "recall", "retrieve", "explain", "search_reflections_only",
-    "namespace_exists", "embed_query",
+    "namespace_exists", "embed_query", "embed_queries",
 })
 WRITE_METHODS = frozenset({
     "create_thought", "bulk_store", "remember", "update_thought", "delete_thought",

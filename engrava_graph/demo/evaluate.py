@@ -122,7 +122,8 @@ def system_calls(store: Neo4jEngravaCore, conversation: Conversation, top_k: int
         return [tid for tid, _ in (await store.search_hybrid(q, top_k=top_k)).results]
 
     async def vector(q: str) -> list[str]:
-        return [tid for tid, _ in await store.search_similar(store.embed_query(q), top_k=top_k)]
+        embedded = await store.embed_query(q)
+        return [tid for tid, _ in await store.search_similar(embedded, top_k=top_k)]
 
     calls: dict[str, Ask] = {"retrieve": retrieve, "search_hybrid": hybrid, "vector": vector}
     if peer is not None:

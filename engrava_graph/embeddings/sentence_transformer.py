@@ -33,7 +33,16 @@ class SentenceTransformerProvider:
             shares its cores with Neo4j and its own requests, and measured here under load one
             thread embedded 250-310 texts/s against 67-72 with two. None keeps torch's default.
 
-    The model loads lazily on first use and is shared by threads (guarded by a lock).
+    The model loads lazily on first use. One instance is shared by every thread that calls
+    :meth:`embed` (the library's async code calls it from worker threads, see
+    :func:`~engrava_graph.embeddings.base.embed_off_loop`), and those calls run one at a time,
+    under a lock: the Hugging Face fast tokenizer inside ``encode`` is not safe to call from
+    several threads at once (it re-applies its truncation/padding settings on every call and
+    fails with ``RuntimeError: Already borrowed``, huggingface/tokenizers#537);
+    sentence-transformers does not promise concurrent ``encode`` calls on one model are safe;
+    and one call at a time bounds peak memory to one batch's activations and the CPU load to
+    ``threads`` cores (parallel calls would only compete for the same cores). Callers wait
+    for the lock in their worker threads, never on the event loop.
     """
 
     def __init__(self, model_path: str | None = None, *, batch_size: int = 64,
@@ -44,7 +53,7 @@ class SentenceTransformerProvider:
         self._device = device
         self._threads = threads
         self._model = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # guards the lazy load and serialises encode calls
         self.dimensions = 384 if model_path is None else self._load().get_sentence_embedding_dimension()
 
     def _load(self):  # noqa: ANN202 - SentenceTransformer is imported lazily
@@ -61,9 +70,12 @@ class SentenceTransformerProvider:
             return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed ``texts`` into an L2-normalised ``float32`` array ``(len(texts), dimensions)``."""
-        model = self._load()
-        vectors = model.encode(list(texts), batch_size=self._batch_size,
-                               normalize_embeddings=True, convert_to_numpy=True,
-                               show_progress_bar=False)
+        """Embed ``texts`` into an L2-normalised ``float32`` array ``(len(texts), dimensions)``.
+
+        Safe to call from several threads: the calls run one at a time (see the class).
+        """
+        with self._lock:
+            vectors = self._load().encode(list(texts), batch_size=self._batch_size,
+                                          normalize_embeddings=True, convert_to_numpy=True,
+                                          show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)

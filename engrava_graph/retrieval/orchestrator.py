@@ -5,7 +5,8 @@ Only this module times phases, counts candidates and assembles responses; the ph
 themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
 :mod:`.scoring`. One run costs few round trips: the two activation arms in parallel (per
 sub-query on the attention pathway), one per spreading hop, one for candidate records, one for
-causal chains (causal queries only), one for the embeddings of the top candidates.
+causal chains (causal queries only), one for the embeddings of the top candidates. The query
+and its sub-queries are embedded in one provider call, on a worker thread (Phase 1).
 """
 
 from __future__ import annotations
@@ -151,7 +152,7 @@ class RetrievalCycle:
             run.encoding = encode_query(request.query, now=request.now)
             queries = (run.encoding.sub_queries if request.pathway in ("auto", Pathway.ATTENTION)
                        else [run.encoding.text])
-            vectors = {q: store.embed_query(q) for q in queries}
+            vectors = dict(zip(queries, await store.embed_queries(queries), strict=True))
         with run.phase("route"):
             run.pathway_scores = route(run.encoding)
             run.pathway = select_pathway(run.pathway_scores, request.pathway)

@@ -36,7 +36,7 @@ async def test_every_read_path_stays_in_its_namespace(twins):
     assert await a.count_thoughts() == await b.count_thoughts() == 3
     for store in (a, b):
         fts = await store.search_fts("retriever")
-        similar = await store.search_similar(store.embed_query("a dog"), top_k=10)
+        similar = await store.search_similar(await store.embed_query("a dog"), top_k=10)
         hybrid = await store.search_hybrid("dog", top_k=10)
         recall = await store.recall("dog", top_k=10)
         retrieved = await store.retrieve("What caused the outage?", top_k=10)

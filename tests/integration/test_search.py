@@ -36,7 +36,7 @@ async def test_fulltext_finds_keywords_and_escapes_operators(store, pets):
 
 
 async def test_similar_ranks_by_meaning(store, pets):
-    vector = store.embed_query("a dog as a new pet")
+    vector = await store.embed_query("a dog as a new pet")
     hits = await store.search_similar(vector, top_k=3)
     assert hits[0][0] == pets[0].thought_id
     assert all(0.0 <= s <= 1.0 for _, s in hits)
