@@ -4,10 +4,11 @@
 - ``message``: what went wrong and what to do, for a person;
 - ``field``: the request field at fault (dotted path, or a header name), else null.
 
-:data:`ERROR_STATUS` maps each library error class (:class:`EngravaGraphError` and its subclasses)
-to a status and code; a class not listed takes its nearest listed ancestor's. Request validation
-is 422; Neo4j being unreachable is 503 with ``Retry-After``. Anything else is a 500 whose body
-says only "internal error" and the request id; the traceback goes to the log, never to the client.
+:data:`engrava_graph.error_codes.ERROR_CODES` gives each library error class
+(:class:`EngravaGraphError` and its subclasses) a status and code; a class not listed takes its
+nearest listed ancestor's. Request validation is 422 ``invalid_request``; Neo4j being unreachable
+is 503 with ``Retry-After``. Anything else is a 500 whose body says only "internal error" and
+the request id; the traceback goes to the log, never to the client.
 """
 
 from __future__ import annotations
@@ -21,66 +22,21 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from engrava_graph.error_codes import INVALID_REQUEST, error_code
 from engrava_graph.model.errors import (
-    CycleProviderError,
-    CycleRequiredError,
-    DatasetError,
-    DuplicateEdgeError,
-    DuplicateThoughtError,
-    EdgeNotFoundError,
-    EmbeddingDimensionMismatchError,
-    EmbeddingError,
     EngravaGraphError,
-    HygienePolicyMissingError,
     InvalidFilterError,
     InvalidNamespaceError,
     InvalidRecencyArgumentError,
-    InvalidTransitionError,
-    MigrationError,
     NamespaceNotFoundError,
     Neo4jUnavailableError,
-    ReadOnlyViolationError,
     RecencyModeConflictError,
-    ReferentialIntegrityError,
-    SchemaVersionError,
-    StaleDataError,
-    ThoughtNotFoundError,
     ValidationFailedError,
 )
-from engrava_graph.retrieval.types import InvalidQueryError
 
 log = logging.getLogger("api.errors")
 
 NAMESPACE_HEADER = "X-Namespace"
-
-ERROR_STATUS: dict[type[EngravaGraphError], tuple[int, str]] = {
-    EngravaGraphError: (400, "bad_request"),
-    ValidationFailedError: (422, "validation_failed"),
-    InvalidQueryError: (422, "invalid_query"),
-    InvalidFilterError: (422, "invalid_filter"),
-    InvalidRecencyArgumentError: (422, "invalid_recency_argument"),
-    RecencyModeConflictError: (422, "recency_mode_conflict"),
-    InvalidNamespaceError: (422, "invalid_namespace"),
-    ReferentialIntegrityError: (422, "unknown_endpoint"),
-    ThoughtNotFoundError: (404, "thought_not_found"),
-    EdgeNotFoundError: (404, "edge_not_found"),
-    NamespaceNotFoundError: (404, "namespace_not_found"),
-    DuplicateThoughtError: (409, "duplicate_thought"),
-    DuplicateEdgeError: (409, "duplicate_edge"),
-    InvalidTransitionError: (409, "invalid_transition"),
-    StaleDataError: (409, "stale_data"),
-    ReadOnlyViolationError: (403, "read_only"),
-    Neo4jUnavailableError: (503, "neo4j_unavailable"),
-    SchemaVersionError: (503, "schema_not_current"),
-    EmbeddingDimensionMismatchError: (500, "embedding_dimension_mismatch"),
-    EmbeddingError: (500, "embedding_failed"),
-    CycleProviderError: (500, "cycle_provider_failed"),
-    CycleRequiredError: (422, "cycle_required"),
-    DatasetError: (422, "invalid_dataset"),
-    HygienePolicyMissingError: (500, "hygiene_policy_missing"),
-    MigrationError: (500, "migration_failed"),
-}
-"""Status and code per library error class (the issue's "one table")."""
 
 _UNAVAILABLE_MESSAGE = ("Neo4j is not reachable right now; retry after Retry-After seconds "
                         "(a write that got this answer may or may not have been applied: retry "
@@ -108,14 +64,6 @@ class HttpError(Exception):
         self.message = message
         self.field = field
         self.headers = headers or {}
-
-
-def status_for(error: EngravaGraphError) -> tuple[int, str]:
-    """``(status, code)`` of a library error: its class's entry, else its nearest ancestor's."""
-    for cls in type(error).__mro__:
-        if cls in ERROR_STATUS:
-            return ERROR_STATUS[cls]  # type: ignore[index]
-    return ERROR_STATUS[EngravaGraphError]
 
 
 def error_body(error: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -180,7 +128,7 @@ async def _on_library_error(request: Request, exc: Exception) -> JSONResponse:
     """A library error: its table status; a server-side one (500) says only its code, and the
     details go to the log."""
     assert isinstance(exc, EngravaGraphError)
-    status, code = status_for(exc)
+    status, code = error_code(exc)
     if status == 503:
         message = _UNAVAILABLE_MESSAGE if isinstance(exc, Neo4jUnavailableError) else str(exc)
         return error_response(status, code, message, headers=_retry_after(request))
@@ -201,7 +149,8 @@ async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
     field = _loc(errors[0].get("loc", ())) if errors else None
-    return error_response(422, "invalid_request", _validation_message(errors), field=field)
+    return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, _validation_message(errors),
+                          field=field)
 
 
 async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:

@@ -37,6 +37,17 @@ class ExplainRequest(RetrieveRequest):
     level: Literal["summary", "debug"] = "summary"
 
 
+class ExplainFormat(StrEnum):
+    """``POST /v1/explain?format=``: the answer's form.
+
+    ``json``: the :class:`Explanation`; ``html``: the standalone page that draws the run (what
+    ``engrava-graph explain QUERY --html FILE`` writes).
+    """
+
+    JSON = "json"
+    HTML = "html"
+
+
 class ThoughtCreate(ThoughtRecord):
     """``POST /v1/thoughts``: a :class:`ThoughtRecord` plus how to store it.
 

@@ -1,9 +1,10 @@
 """The service's error answers turned back into the library's typed errors.
 
 Every error answer of the REST service is JSON ``{"error", "message", "field"}`` with one status
-(``api/errors.py``). :data:`ERROR_CLASSES` maps the machine code ``error`` to the class the
-library itself raises for it, so ``except DuplicateEdgeError`` works the same in-process and over
-HTTP; a code it does not know maps by status (401, 403), else to :class:`ApiError`.
+(``api/errors.py``), from the table in ``engrava_graph/error_codes.py``. :data:`ERROR_CLASSES`
+maps the machine code ``error`` back to the class the library itself raises for it, so
+``except DuplicateEdgeError`` works the same in-process and over HTTP; a code it does not know
+maps by status (401, 403), else to :class:`ApiError`.
 """
 
 from __future__ import annotations
@@ -14,70 +15,23 @@ from typing import Any
 
 import httpx
 
+from engrava_graph.error_codes import ERROR_CODES, INVALID_REQUEST
 from engrava_graph.model.errors import (
     ApiError,
     AuthenticationError,
-    CycleProviderError,
-    CycleRequiredError,
-    DatasetError,
-    DuplicateEdgeError,
-    DuplicateThoughtError,
-    EdgeNotFoundError,
-    EmbeddingDimensionMismatchError,
-    EmbeddingError,
     EngravaGraphError,
-    HygienePolicyMissingError,
-    InvalidFilterError,
-    InvalidNamespaceError,
-    InvalidRecencyArgumentError,
-    InvalidTransitionError,
-    MigrationError,
-    NamespaceNotFoundError,
-    Neo4jUnavailableError,
     PermissionDeniedError,
-    ReadOnlyViolationError,
-    RecencyModeConflictError,
-    ReferentialIntegrityError,
-    SchemaVersionError,
-    StaleDataError,
-    ThoughtNotFoundError,
     ValidationFailedError,
 )
-from engrava_graph.retrieval.types import InvalidQueryError
 
 ERROR_CLASSES: dict[str, type[EngravaGraphError]] = {
-    # library errors, by the codes api.errors.ERROR_STATUS gives them
-    "validation_failed": ValidationFailedError,
-    "invalid_query": InvalidQueryError,
-    "invalid_filter": InvalidFilterError,
-    "invalid_recency_argument": InvalidRecencyArgumentError,
-    "recency_mode_conflict": RecencyModeConflictError,
-    "invalid_namespace": InvalidNamespaceError,
-    "unknown_endpoint": ReferentialIntegrityError,
-    "thought_not_found": ThoughtNotFoundError,
-    "edge_not_found": EdgeNotFoundError,
-    "namespace_not_found": NamespaceNotFoundError,
-    "duplicate_thought": DuplicateThoughtError,
-    "duplicate_edge": DuplicateEdgeError,
-    "invalid_transition": InvalidTransitionError,
-    "stale_data": StaleDataError,
-    "read_only": ReadOnlyViolationError,
-    "neo4j_unavailable": Neo4jUnavailableError,
-    "schema_not_current": SchemaVersionError,
-    "embedding_dimension_mismatch": EmbeddingDimensionMismatchError,
-    "embedding_failed": EmbeddingError,
-    "cycle_provider_failed": CycleProviderError,
-    "cycle_required": CycleRequiredError,
-    "invalid_dataset": DatasetError,
-    "hygiene_policy_missing": HygienePolicyMissingError,
-    "migration_failed": MigrationError,
-    # the HTTP layer's own codes (api/auth.py, api/errors.py)
-    "invalid_request": ValidationFailedError,
-    "unauthenticated": AuthenticationError,
-    "namespace_forbidden": PermissionDeniedError,
-    "read_only_key": PermissionDeniedError,
+    **{code: cls for cls, (_, code) in ERROR_CODES.items() if cls is not EngravaGraphError},
+    INVALID_REQUEST.code: ValidationFailedError,
 }
-"""The class raised for each ``error`` code of the service (the client's one table)."""
+"""The class raised for each ``error`` code of the service: :data:`ERROR_CODES` read backwards
+(but the root's catch-all ``bad_request``), plus the service's request validation. The HTTP
+layer's own 401/403 codes (``unauthenticated``, ``namespace_forbidden``, ``read_only_key``) map by
+status below."""
 
 _BY_STATUS: dict[int, type[ApiError]] = {401: AuthenticationError, 403: PermissionDeniedError}
 _SNIPPET_CHARS = 300

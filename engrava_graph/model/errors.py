@@ -2,8 +2,8 @@
 
 One root, :class:`EngravaGraphError`; every error carries its context as attributes and a message
 that says what to do next. Errors that pydantic validators may raise also subclass ``ValueError``.
-Names follow the peer package ``engrava`` where it has the same error. The REST layer maps each
-class to one HTTP status (``api/errors.py``).
+Names follow the peer package ``engrava`` where it has the same error. Each class has one HTTP
+status and machine code in ``engrava_graph/error_codes.py``.
 """
 
 from __future__ import annotations

@@ -214,7 +214,7 @@ def render_explanation_html(explanation: Explanation, subgraph: ExplainSubgraph 
                             *, theme: Literal["light", "dark", "auto"] = "light") -> str:
     """A standalone HTML page drawing one explained retrieval (the module docstring says what).
 
-    It backs ``engrava-graph explain QUERY --html FILE`` and ``GET /v1/explain?format=html``.
+    It backs ``engrava-graph explain QUERY --html FILE`` and ``POST /v1/explain?format=html``.
 
     Args:
         explanation: ``store.explain(query, level="debug")`` (or ``"summary"``).

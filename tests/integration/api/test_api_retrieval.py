@@ -69,6 +69,29 @@ def test_explain_summary_and_debug(api: Api, memories: dict[str, str]) -> None:
     assert bad.status_code == 422 and bad.json()["field"] == "level"
 
 
+def test_explain_as_html_is_the_page_that_draws_the_run(api: Api,
+                                                         memories: dict[str, str]) -> None:
+    query = {"query": "What does Ann drink?"}
+    top = api.post("/v1/explain", json=query).json()["results"][0]
+    assert top["thought_id"] == memories["tea"]
+    page = api.post("/v1/explain", params={"format": "html"}, json=query)
+    assert page.status_code == 200, page.text[:500]
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.text.lstrip().lower().startswith("<!doctype html")
+    assert top["text"] in page.text  # the top thought's essence
+    assert "engrava-explain-summary" in page.text
+    as_json = api.post("/v1/explain", params={"format": "json"}, json=query)
+    assert as_json.headers["content-type"] == "application/json"
+    assert as_json.json()["results"][0]["thought_id"] == memories["tea"]
+
+
+def test_explain_in_an_unknown_format_is_422(api: Api, memories: dict[str, str]) -> None:
+    bad = api.post("/v1/explain", params={"format": "pdf"}, json={"query": "tea"})
+    assert bad.status_code == 422, bad.text
+    assert bad.json()["error"] == "invalid_request" and bad.json()["field"] == "format"
+    assert bad.json()["message"]
+
+
 @pytest.mark.parametrize(("body", "field"), [
     ({"query": ""}, "query"),
     ({"query": "x" * 2001}, "query"),
