@@ -165,9 +165,14 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
         counts = (await layouts[0].stores[0].executor.read(
             cypher("namespaces/count_thoughts"), namespace=layouts[0].stores[0].namespace))[0]
 
+        phases: list[list[dict[str, float]]] = [[] for _ in layouts]
+
         def retrieve_on(i: int, on: OurLayout) -> Query:
             async def ask(j: int) -> list[str]:
                 response = await on.store_for(j)[1].retrieve(queries[j], top_k=TOP_K)
+                phases[i].append({**response.phase_timings,
+                                  "candidates_activated": response.candidates_activated,
+                                  "candidates_after_spread": response.candidates_after_spread})
                 ids = [m.thought_id for m in response.results]
                 foreign[i] += on.foreign(j, ids)
                 return ids
@@ -199,6 +204,10 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
                 rows.append({**base[i], "operation": operation, "latency_ms": st,
                              "vector_arm": f"{plan.strategy} (fetch_k={plan.fetch_k})",
                              "thoughts_in_database": int(counts["in_database"])})
+                if operation == "retrieve":  # medians over timed and warm-up runs alike
+                    rows[-1]["retrieve_medians"] = {
+                        key: float(np.median([p[key] for p in phases[i]]))
+                        for key in phases[i][0]}
     finally:
         for i, layout in enumerate(layouts):
             t0 = time.perf_counter()
@@ -317,6 +326,18 @@ def render(report: dict[str, Any]) -> None:
                       str(lat["n"]), f"{lat['p50']:.1f}", f"{lat['p95']:.1f}", r["vector_arm"],
                       str(r.get("foreign_results", "—")))
     console.print(table)
+    medians = [r for r in report["rows"] if "retrieve_medians" in r]
+    if medians:
+        phase_table = Table(title="retrieve, median per phase (ms) and candidates")
+        phase_table.add_column("layout")
+        keys = [k for k in medians[0]["retrieve_medians"]
+                if k.startswith("candidates") or medians[0]["retrieve_medians"][k] > 0
+                or any(r["retrieve_medians"][k] > 0 for r in medians)]
+        for key in keys:
+            phase_table.add_column(key.replace("candidates_", "cand. "), justify="right")
+        for r in medians:
+            phase_table.add_row(r["layout"], *(f"{r['retrieve_medians'][k]:.1f}" for k in keys))
+        console.print(phase_table)
     for r in report["rows"]:
         if r["operation"] == "retrieve":
             console.print(f"  ours {r['layout']}: {r['thoughts_in_database']:,} thoughts in the "

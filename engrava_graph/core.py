@@ -975,7 +975,9 @@ class Neo4jEngravaCore:
 
         Returns:
             Results by confidence (descending) with pathway, per-phase timings (ms),
-            candidate counts and the causal links traversed.
+            candidate counts and the causal links traversed. An empty namespace, registered or
+            not, gives no results (a new agent has no memories yet); the REST API and the CLI
+            answer 404 for an unregistered one, and :meth:`namespace_exists` tells them apart.
 
         Raises:
             ValidationFailedError: bad parameters (with per-field ``errors``).

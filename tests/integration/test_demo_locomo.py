@@ -19,9 +19,11 @@ from engrava_graph.demo.ingest import FINGERPRINT_KEY, IngestStatus
 from engrava_graph.demo.peer import peer_available
 from engrava_graph.demo.pipeline import DemoOptions, run_demo
 from engrava_graph.demo.report import write_report
+from engrava_graph.graph.registry import cypher
 from engrava_graph.model import EdgeType
 
 SESSIONS = 2
+KEYWORD_SYSTEMS = {"retrieve", "search_hybrid"}
 _DATASET = next((p for p in default_dataset_candidates() if p.is_file()), None)
 pytestmark = pytest.mark.skipif(_DATASET is None, reason="LoCoMo file not found")
 
@@ -56,6 +58,12 @@ async def base(executor, provider, schema_ready):
         await store.for_namespace(namespace).delete_namespace()
 
 
+async def _thoughts_in_database(store: Neo4jEngravaCore) -> int:
+    """Thoughts in the whole database (every namespace)."""
+    rows = await store.executor.read(cypher("namespaces/count_thoughts"), namespace=store.namespace)
+    return int(rows[0]["in_database"])
+
+
 async def _run(store: Neo4jEngravaCore, options: DemoOptions) -> dict:
     with Progress(console=Console(quiet=True)) as progress:
         return await run_demo(store, options, progress)
@@ -65,6 +73,7 @@ async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, t
                                                                         tmp_path):
     store, prefix = base
     options = DemoOptions(dataset=tiny_dataset, namespace_prefix=prefix, peer=peer_available())
+    thoughts_in_database = await _thoughts_in_database(store)
     first = await _run(store, options)
     [ingest] = first["ingest"]
     assert ingest["status"] == IngestStatus.INGESTED
@@ -81,8 +90,16 @@ async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, t
     assert second["ingest"][0]["status"] == IngestStatus.REUSED
     assert second["dreaming"][conversation.namespace]["reflections_created"] == 0
     assert await conversation.count_thoughts() == ingest["thoughts"] + reflections
-    assert second["scores"] == first["scores"]
-    assert second["rankings_sha256"] == first["rankings_sha256"]
+    # Vector search is exact on a namespace this small, and the peer has its own file: their
+    # answers must repeat. The keyword arm of retrieve and search_hybrid scores with the
+    # full-text index's database-wide statistics, so theirs repeat only when nothing was
+    # written elsewhere in between (always true in CI; not when others share the server).
+    added = ingest["thoughts"] + reflections
+    alone = await _thoughts_in_database(store) == thoughts_in_database + added
+    for system in first["scores"]:
+        if alone or system not in KEYWORD_SYSTEMS:
+            assert second["scores"][system] == first["scores"][system], system
+            assert second["rankings_sha256"][system] == first["rankings_sha256"][system], system
 
     systems = ["retrieve", "search_hybrid", "vector"] + (["engrava"] if peer_available() else [])
     assert list(first["scores"]) == systems == list(first["latency_ms"])
