@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from engrava_graph.model.records import ThoughtRecord
+from engrava_graph.model.bounds import BoundedModel, Cycle
+from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord
 from engrava_graph.retrieval.request import RetrieveRequest
 
 MAX_PAGE_SIZE = 500
@@ -24,6 +25,7 @@ MAX_EMBEDDING_DIMENSIONS = 4096
 """Longest vector a request may carry (the store then checks its own dimensions)."""
 
 Vector = Annotated[list[float], Field(max_length=MAX_EMBEDDING_DIMENSIONS)]
+"""An embedding; its items must be finite (every body model is a :class:`BoundedModel`)."""
 
 
 class ExplainRequest(RetrieveRequest):
@@ -59,7 +61,7 @@ class ThoughtCreate(ThoughtRecord):
     """
 
     deduplicate: bool = False
-    expires_after_seconds: float | None = Field(default=None, gt=0, le=100 * 365 * 86400)
+    expires_after_seconds: float | None = Field(default=None, gt=0, le=MAX_TTL_SECONDS)
     embedding: Vector | None = None
 
     def record(self) -> ThoughtRecord:
@@ -86,7 +88,7 @@ def _optional(name: str) -> tuple[Any, Any]:
 
 ThoughtPatch = create_model(  # type: ignore[call-overload]
     "ThoughtPatch",
-    __config__=ConfigDict(extra="forbid"),
+    __base__=BoundedModel,
     __doc__=("``PATCH /v1/thoughts/{id}``: the fields to change (omitted = unchanged; null "
              "clears a nullable field). A ``lifecycle_status`` change must be a legal step of "
              "the lifecycle (else 409)."),
@@ -94,16 +96,14 @@ ThoughtPatch = create_model(  # type: ignore[call-overload]
 )
 
 
-class RestoreRequest(BaseModel):
+class RestoreRequest(BoundedModel):
     """``POST /v1/thoughts/{id}/restore``: ARCHIVED -> ACTIVE.
 
     Attributes:
         current_cycle: when given, ``updated_cycle`` becomes at least this cycle.
     """
 
-    model_config = ConfigDict(extra="forbid")
-
-    current_cycle: int | None = Field(default=None, ge=0)
+    current_cycle: Cycle | None = None
 
 
 class ThoughtPage(BaseModel):
@@ -118,15 +118,13 @@ class ThoughtPage(BaseModel):
     next_cursor: str | None
 
 
-class BulkThoughts(BaseModel):
+class BulkThoughts(BoundedModel):
     """``POST /v1/thoughts:bulk``: store many thoughts in one transaction (all or nothing).
 
     Attributes:
         thoughts: 1-1000 records with ids unique among them and new to the namespace.
         embeddings: optional precomputed vectors, one per thought (null = embed that one's text).
     """
-
-    model_config = ConfigDict(extra="forbid")
 
     thoughts: list[ThoughtRecord] = Field(min_length=1, max_length=MAX_BULK_THOUGHTS)
     embeddings: list[Vector | None] | None = Field(default=None, max_length=MAX_BULK_THOUGHTS)
@@ -144,7 +142,7 @@ class BulkResult(BaseModel):
     thought_ids: list[str]
 
 
-class DreamRequest(BaseModel):
+class DreamRequest(BoundedModel):
     """``POST /v1/dream``: one consolidation pass over the namespace.
 
     Attributes:
@@ -152,9 +150,7 @@ class DreamRequest(BaseModel):
             are counted in cycles, spec 003).
     """
 
-    model_config = ConfigDict(extra="forbid")
-
-    current_cycle: int = Field(ge=0, le=2**62)
+    current_cycle: Cycle
 
 
 class JobStatus(StrEnum):

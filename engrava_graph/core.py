@@ -38,6 +38,7 @@ from engrava_graph.graph.mapping import (
 )
 from engrava_graph.graph.registry import cypher
 from engrava_graph.graph.search_arms import SearchArms
+from engrava_graph.model.bounds import scalar_problem
 from engrava_graph.model.cycles import CycleProvider, resolve_cycle
 from engrava_graph.model.enums import (
     EdgeDirection,
@@ -64,7 +65,7 @@ from engrava_graph.model.namespace import (
     fulltext_namespace_token,
     validate_namespace,
 )
-from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
+from engrava_graph.model.records import MAX_TTL_SECONDS, EdgeRecord, ThoughtRecord, content_hash
 from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import ValidTimeFilter, from_epoch_millis
 from engrava_graph.retrieval.config import RetrievalConfig
@@ -267,15 +268,15 @@ class Neo4jEngravaCore:
         the namespace.
 
         Raises:
-            ValidationFailedError: a reserved key (``name``, ``created_at``) or a non-scalar value.
+            ValidationFailedError: a reserved key (``name``, ``created_at``) or a value that is
+                not a Neo4j scalar (str, bool, 64-bit int, finite float).
         """
         reserved = sorted(_NAMESPACE_OWN_KEYS & annotations.keys())
         if reserved:
             raise ValidationFailedError(f"namespace annotations cannot set {reserved}")
-        bad = sorted(k for k, v in annotations.items()
-                     if v is not None and not isinstance(v, str | int | float | bool))
+        bad = {k: problem for k, v in annotations.items() if (problem := scalar_problem(v))}
         if bad:
-            raise ValidationFailedError(f"namespace annotations must be scalars; not {bad}")
+            raise ValidationFailedError(f"namespace annotations must be Neo4j scalars; {bad}")
         await self.executor.write(Q["namespaces/annotate"], namespace=self.namespace,
                                   now=self._clock(), props=annotations)
 
@@ -336,8 +337,10 @@ class Neo4jEngravaCore:
         update: dict[str, Any] = {"created_at": thought.created_at or now,
                                   "updated_at": thought.updated_at or now}
         if expires_after_seconds is not None:
-            if expires_after_seconds <= 0:
-                raise ValidationFailedError("expires_after_seconds must be > 0")
+            if not 0 < expires_after_seconds <= MAX_TTL_SECONDS:
+                raise ValidationFailedError(
+                    f"expires_after_seconds must be > 0 and at most {MAX_TTL_SECONDS} (100 years), "
+                    f"got {expires_after_seconds}")
             update["expires_at"] = now + timedelta(seconds=expires_after_seconds)
         return thought.model_copy(update=update)
 
@@ -351,7 +354,8 @@ class Neo4jEngravaCore:
             deduplicate: when a thought with the same ``content_hash`` exists in the namespace,
                 add one to its ``confirmation_count`` and return it instead (atomic under
                 concurrent callers).
-            expires_after_seconds: TTL in seconds from now (sets ``expires_at``).
+            expires_after_seconds: TTL in seconds from now, at most 100 years (sets
+                ``expires_at``).
             embedding: a vector to store instead of auto-embedding.
 
         Returns:

@@ -18,6 +18,7 @@ from api.schemas import (
     ThoughtPage,
     ThoughtPatch,
 )
+from engrava_graph.model.bounds import Cycle
 from engrava_graph.model.enums import LifecycleStatus, Priority, ThoughtType, ThoughtVisibility
 from engrava_graph.model.errors import (
     InvalidFilterError,
@@ -80,8 +81,8 @@ async def list_thoughts(
     priority: Priority | None = None,
     lifecycle_status: LifecycleStatus | None = None,
     visibility: ThoughtVisibility | None = None,
-    min_cycle: Annotated[int | None, Query(ge=0, le=2**62)] = None,
-    max_cycle: Annotated[int | None, Query(ge=0, le=2**62)] = None,
+    min_cycle: Cycle | None = None,
+    max_cycle: Cycle | None = None,
     include_expired: bool = False,
     include_archived: bool = True,
     metadata_filter: Annotated[str | None, Query(

@@ -9,10 +9,11 @@ the peer's unless a field's docstring says why they differ.
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
+from engrava_graph.model.bounds import BoundedModel, Count, Cycle, PositiveCount
 from engrava_graph.model.enums import Priority, ThoughtType
 
 #: Peer defaults (``engrava.config._DEFAULT_DREAMING_SIGNALS``) restricted to the four signals
@@ -21,10 +22,12 @@ DEFAULT_DREAMING_SIGNALS: dict[str, float] = {
     "recency": 0.25, "confirmation": 0.20, "confidence": 0.15, "frequency": 0.20,
 }
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+_FROZEN = ConfigDict(frozen=True)
+ClusterSize = Annotated[Count, Field(ge=2)]
+"""Members of a cluster: at least 2."""
 
 
-class DreamingGates(BaseModel):
+class DreamingGates(BoundedModel):
     """Which thoughts may be consolidated, and how clusters are bounded.
 
     Attributes:
@@ -46,12 +49,12 @@ class DreamingGates(BaseModel):
     model_config = _FROZEN
 
     thought_types: tuple[ThoughtType, ...] = (ThoughtType.OBSERVATION,)
-    min_age_cycles: int = Field(default=1, ge=0)
+    min_age_cycles: Cycle = 1
     allow_zero_confirmation: bool = True
-    min_confirmations: int = Field(default=2, ge=0)
+    min_confirmations: Count = 2
     min_score: float = Field(default=0.0, ge=0.0, le=1.0)
-    min_cluster_size: int = Field(default=3, ge=2)
-    max_cluster_size: int | None = Field(default=200, ge=2)
+    min_cluster_size: ClusterSize = 3
+    max_cluster_size: ClusterSize | None = 200
 
     @model_validator(mode="after")
     def _check_sizes(self) -> Self:
@@ -64,7 +67,7 @@ class DreamingGates(BaseModel):
         return self
 
 
-class DreamingConfig(BaseModel):
+class DreamingConfig(BoundedModel):
     """One consolidation pass: schedule, gates, signals, clustering and reflection shape.
 
     Clustering links two eligible thoughts when one is among the other's ``neighbours_k``
@@ -104,15 +107,15 @@ class DreamingConfig(BaseModel):
 
     model_config = _FROZEN
 
-    schedule_every_n_cycles: int = Field(default=1, ge=1)
+    schedule_every_n_cycles: PositiveCount = 1
     gates: DreamingGates = Field(default_factory=DreamingGates)
     signals: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_DREAMING_SIGNALS))
     recency_decay_rate: float = Field(default=0.01, ge=0.0)
-    confirmation_saturation: int = Field(default=5, ge=1)
-    frequency_saturation: int = Field(default=10, ge=1)
+    confirmation_saturation: PositiveCount = 5
+    frequency_saturation: PositiveCount = 10
     similarity_threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     neighbours_k: int = Field(default=10, ge=1, le=1000)
-    exact_max_candidates: int = Field(default=300, ge=0)
+    exact_max_candidates: Count = 300
     neighbour_strategy: Literal["auto", "exact", "index", "stream"] = "auto"
     page_size: int = Field(default=200, ge=1, le=10_000)
     concurrency: int = Field(default=2, ge=1, le=16)
@@ -139,7 +142,7 @@ class DreamingConfig(BaseModel):
         return current_cycle > 0 and current_cycle % self.schedule_every_n_cycles == 0
 
 
-class HygienePolicy(BaseModel):
+class HygienePolicy(BoundedModel):
     """The opt-in forgetting loop: which thoughts ``run_hygiene`` archives (reversibly).
 
     A thought is archived when it is ACTIVE, not protected (``pinned`` or a priority in
@@ -170,12 +173,12 @@ class HygienePolicy(BaseModel):
     model_config = _FROZEN
 
     enabled: bool = False
-    min_age_cycles: int = Field(default=10, ge=0)
-    min_inactivity_age_seconds: int = Field(default=604_800, ge=0)
-    max_access_count: int | None = Field(default=0, ge=0)
+    min_age_cycles: Cycle = 10
+    min_inactivity_age_seconds: Count = 604_800
+    max_access_count: Count | None = 0
     min_confidence: float | None = Field(default=0.3, ge=0.0, le=1.0)
     archive_superseded: bool = True
     protected_priorities: tuple[Priority, ...] = (Priority.P1,)
     max_evictions_per_run: int = Field(default=100, ge=1, le=100_000)
-    check_every_n_cycles: int = Field(default=1, ge=1)
+    check_every_n_cycles: PositiveCount = 1
     dry_run: bool = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 
+from engrava_graph.model.bounds import INT64_MAX
 from engrava_graph.model.errors import CycleProviderError
 
 
@@ -25,12 +26,13 @@ class CycleProvider(Protocol):
 
 
 def validate_cycle(value: object) -> int:
-    """Return ``value`` if it is a real non-negative ``int`` (``bool`` rejected).
+    """Return ``value`` if it is a real ``int`` in 0 .. 2**63-1 (``bool`` rejected; the upper
+    end is Neo4j's largest integer, :data:`~engrava_graph.model.bounds.INT64_MAX`).
 
     Raises:
         CycleProviderError: for anything else.
     """
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
         raise CycleProviderError(value)
     return value
 

@@ -134,12 +134,12 @@ class InvalidRecencyArgumentError(EngravaGraphError, ValueError):
 
 
 class CycleProviderError(EngravaGraphError, ValueError):
-    """A cycle provider returned something that is not a non-negative int (bools rejected)."""
+    """A cycle (explicit or from a provider) that is not an int in 0 .. 2**63-1 (bools rejected)."""
 
     def __init__(self, value: object) -> None:
         super().__init__(
             f"cycle provider returned {value!r} ({type(value).__name__}); a cognitive cycle must "
-            f"be a non-negative int"
+            f"be a non-negative int of at most 2**63-1 (Neo4j's largest integer)"
         )
         self.value = value
 

@@ -10,7 +10,6 @@ Python. Keys are never spliced into Cypher text; they travel as parameters.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from enum import StrEnum
 
 from typing_extensions import TypeAliasType
 
+from engrava_graph.model.bounds import scalar_problem
 from engrava_graph.model.errors import InvalidFilterError
 
 MetadataValue = TypeAliasType(
@@ -30,14 +30,17 @@ _PATH_RE = re.compile(r"^(\$\.)?[A-Za-z0-9_\-]{1,64}(\.[A-Za-z0-9_\-]{1,64}){0,7
 _MAX_DEPTH = 8
 
 
-def validate_metadata(metadata: Mapping[str, object], _depth: int = 0) -> None:
-    """Check keys (1-64 of ``[A-Za-z0-9_-]``, no dots) and leaf types, recursively.
+def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = ()) -> None:
+    """Check keys (1-64 of ``[A-Za-z0-9_-]``, no dots) and leaves, recursively.
+
+    A leaf must be a Neo4j scalar: ``str``, ``bool``, ``None``, an ``int`` in the signed 64-bit
+    range or a finite ``float`` (see :func:`~engrava_graph.model.bounds.scalar_problem`).
 
     Raises:
-        ValueError: on a bad key, a list/set/object leaf, a non-finite float, or nesting deeper
-            than 8 levels.
+        ValueError: on a bad key, a bad leaf (its dotted path named), or nesting deeper than
+            8 levels.
     """
-    if _depth >= _MAX_DEPTH:
+    if len(_path) >= _MAX_DEPTH:
         raise ValueError(f"metadata nests deeper than {_MAX_DEPTH} levels")
     for key, value in metadata.items():
         if not isinstance(key, str) or not _KEY_RE.match(key):
@@ -46,14 +49,11 @@ def validate_metadata(metadata: Mapping[str, object], _depth: int = 0) -> None:
                 f"(nest with dicts instead of dots)"
             )
         if isinstance(value, dict):
-            validate_metadata(value, _depth + 1)
-        elif isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"metadata {key!r} is {value}; only finite numbers are stored")
-        elif value is not None and not isinstance(value, str | int | float | bool):
-            raise ValueError(
-                f"metadata {key!r} is a {type(value).__name__}; leaves must be str, int, float, "
-                f"bool or None (encode lists as a string or a dict keyed by index)"
-            )
+            validate_metadata(value, (*_path, key))
+        elif problem := scalar_problem(value):
+            hint = "" if isinstance(value, int | float) else (
+                "; leaves must be scalars (encode lists as a string or a dict keyed by index)")
+            raise ValueError(f"metadata {'.'.join((*_path, key))!r} {problem}{hint}")
 
 
 def flatten_metadata(metadata: Mapping[str, object], prefix: str = META_PREFIX) -> dict[str, object]:
@@ -144,10 +144,8 @@ class FieldPredicate:
 
 
 def _check_scalar(value: object) -> None:
-    if value is not None and not isinstance(value, str | int | float | bool):
-        raise InvalidFilterError(f"filter value {value!r} is not a scalar")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidFilterError(f"filter value {value} is not finite")
+    if problem := scalar_problem(value):
+        raise InvalidFilterError(f"filter value {value!r} {problem}")
 
 
 @dataclass(frozen=True)

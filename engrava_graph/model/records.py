@@ -12,8 +12,9 @@ import uuid
 from datetime import datetime
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from engrava_graph.model.bounds import BoundedModel, Count, Cycle
 from engrava_graph.model.enums import (
     EdgeType,
     KnowledgeSource,
@@ -32,6 +33,9 @@ from engrava_graph.model.temporal import (
 )
 
 ESSENCE_MAX_CHARS = 200
+MAX_TTL_SECONDS = 100 * 365 * 86400
+"""Longest time to live (``expires_after_seconds``) a thought takes: 100 years, so ``expires_at``
+stays a representable instant."""
 
 
 def new_id() -> str:
@@ -64,7 +68,7 @@ def _checked_metadata(value: Any) -> Any:
     return value
 
 
-class ThoughtRecord(BaseModel):
+class ThoughtRecord(BoundedModel):
     """One thought: the unit of memory (spec 003, "Thought").
 
     Attributes:
@@ -93,7 +97,9 @@ class ThoughtRecord(BaseModel):
         archived_at_cycle, archived_at: set by the hygiene archive path, cleared on restore.
 
     Raises:
-        pydantic.ValidationError: on any invalid field (e.g. a 201-character essence).
+        pydantic.ValidationError: on any invalid field (e.g. a 201-character essence, an integer
+            outside Neo4j's signed 64 bits (counts and cycles also >= 0), a NaN or infinite float,
+            an instant whose UTC value falls outside years 1-9999).
 
     Examples:
         >>> t = ThoughtRecord(thought_type=ThoughtType.OBSERVATION, essence="User prefers email",
@@ -102,7 +108,7 @@ class ThoughtRecord(BaseModel):
         <LifecycleStatus.ACTIVE: 'ACTIVE'>
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True)
 
     thought_id: str = Field(default_factory=new_id, min_length=1, max_length=128)
     thought_type: ThoughtType
@@ -110,15 +116,15 @@ class ThoughtRecord(BaseModel):
     content: str = Field(min_length=1, max_length=1_000_000)
     priority: Priority = Priority.P3
     lifecycle_status: LifecycleStatus = LifecycleStatus.ACTIVE
-    created_cycle: int = Field(default=0, ge=0)
-    updated_cycle: int = Field(default=0, ge=0)
+    created_cycle: Cycle = 0
+    updated_cycle: Cycle = 0
     source: str = Field(min_length=1, max_length=256)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     source_type: KnowledgeSource = KnowledgeSource.EXPERIENCE
-    confirmation_count: int = Field(default=0, ge=0)
+    confirmation_count: Count = 0
     consolidated_from: list[str] | None = None
     visibility: ThoughtVisibility = ThoughtVisibility.SELECTIVE
-    access_count: int = Field(default=0, ge=0)
+    access_count: Count = 0
     last_accessed_at: UtcDateTime = None
     created_at: UtcDateTime = None
     updated_at: UtcDateTime = None
@@ -128,7 +134,7 @@ class ThoughtRecord(BaseModel):
     metadata: dict[str, MetadataValue] = Field(default_factory=dict)
     tags: list[str] = Field(default_factory=list, max_length=32)
     pinned: bool = False
-    archived_at_cycle: int | None = Field(default=None, ge=0)
+    archived_at_cycle: Cycle | None = None
     archived_at: UtcDateTime = None
 
     @field_validator("thought_id", "essence", "source")
@@ -206,7 +212,7 @@ class ThoughtRecord(BaseModel):
         return ValidTimeFilter.at(instant).matches(self.valid_from, self.valid_until)
 
 
-class EdgeRecord(BaseModel):
+class EdgeRecord(BoundedModel):
     """A typed, weighted, directed link between two thoughts of one namespace (spec 003, "Edge").
 
     At most one edge exists per ``(from_thought_id, to_thought_id, edge_type)``; a second raises
@@ -221,16 +227,17 @@ class EdgeRecord(BaseModel):
             "use ``weight``". Phase 6 of the 000 cycle scores chains by it.
         created_cycle: the caller's cognitive cycle when the edge was made.
         source: how the relation was obtained (dreaming writes DREAMING).
-        decay_multiplier: per-edge multiplier on spreading activation (>= 0).
+        decay_multiplier: per-edge multiplier on spreading activation (>= 0, finite).
         created_at: transaction time, stamped by the store.
         valid_from, valid_until: valid time of the relation; None = open.
         metadata: caller-defined attributes, filterable by ``list_edges(filters=...)``.
 
     Raises:
-        pydantic.ValidationError: on an invalid field or a self-loop.
+        pydantic.ValidationError: on an invalid field (bounds as in :class:`ThoughtRecord`) or
+            a self-loop.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True)
 
     edge_id: str = Field(default_factory=new_id, min_length=1, max_length=128)
     from_thought_id: str = Field(min_length=1, max_length=128)
@@ -238,7 +245,7 @@ class EdgeRecord(BaseModel):
     edge_type: EdgeType
     weight: float = Field(default=1.0, ge=0.0, le=1.0)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
-    created_cycle: int = Field(default=0, ge=0)
+    created_cycle: Cycle = 0
     source: KnowledgeSource = KnowledgeSource.EXPERIENCE
     decay_multiplier: float = Field(default=1.0, ge=0.0)
     created_at: UtcDateTime = None

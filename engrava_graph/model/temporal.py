@@ -14,13 +14,17 @@ open bound. The predicates, as in the peer package ``engrava``:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Self
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 
 from engrava_graph.model.errors import InvalidRecencyArgumentError
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_FIRST_INSTANT = datetime.min.replace(tzinfo=UTC)
+_LAST_INSTANT = datetime.max.replace(tzinfo=UTC)
 
 
 def to_utc(value: datetime | str) -> datetime:
@@ -31,10 +35,12 @@ def to_utc(value: datetime | str) -> datetime:
             ``to_native()``), or an ISO-8601 string (``Z`` suffix accepted).
 
     Returns:
-        The same instant as an aware ``datetime`` in UTC.
+        The same instant as an aware ``datetime`` in UTC. Python's years 1-9999 lie inside
+        Neo4j's ``DateTime`` range (years -999,999,999 .. 999,999,999), so every result stores.
 
     Raises:
-        ValueError: if a string is not ISO-8601 or the value is not a time at all.
+        ValueError: if a string is not ISO-8601, the value is not a time at all, or its UTC
+            instant falls outside years 1-9999 (``0001-01-01T00:00:00+00:01`` is in year 0).
     """
     if hasattr(value, "to_native"):
         value = value.to_native()
@@ -44,12 +50,27 @@ def to_utc(value: datetime | str) -> datetime:
         raise ValueError(f"expected an ISO-8601 instant, got {type(value).__name__}")
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as exc:
+        raise ValueError(
+            f"{value.isoformat()} is outside the representable instants: in UTC it must fall "
+            f"between {_FIRST_INSTANT.isoformat()} and {_LAST_INSTANT.isoformat()}") from exc
 
 
 def from_epoch_millis(millis: int | None) -> datetime | None:
-    """An aware UTC instant from Unix epoch milliseconds (None stays None)."""
-    return None if millis is None else datetime.fromtimestamp(millis / 1000.0, tz=UTC)
+    """An aware UTC instant from Unix epoch milliseconds (exact, no float rounding).
+
+    Returns:
+        None for None and for a value outside years 1-9999 (a Neo4j ``DateTime`` can be that far
+        out; callers read such a stamp as missing, as spec 003 reads a malformed one).
+    """
+    if millis is None:
+        return None
+    try:
+        return _EPOCH + timedelta(milliseconds=millis)
+    except OverflowError:
+        return None
 
 
 def _to_utc_or_none(value: object) -> datetime | None:

@@ -6,14 +6,15 @@ Units: ``*_k`` and ``per_node`` are candidate counts; ``decay_rate`` is per day;
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from engrava_graph.model.bounds import BoundedModel, Count, PositiveCount
 from engrava_graph.retrieval.types import Pathway
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
+_FROZEN = ConfigDict(frozen=True)
 
 
-class PathwayProfile(BaseModel):
+class PathwayProfile(BoundedModel):
     """How Phase 3 (Activation) searches for one pathway.
 
     Attributes:
@@ -46,7 +47,7 @@ def default_profiles() -> dict[Pathway, PathwayProfile]:
     }
 
 
-class RetrievalConfig(BaseModel):
+class RetrievalConfig(BoundedModel):
     """Every constant of the cycle.
 
     Attributes:
@@ -76,10 +77,10 @@ class RetrievalConfig(BaseModel):
     spread_depth: int = Field(default=2, ge=0, le=3)
     hop_factor: float = Field(default=0.5, gt=0.0, le=1.0)
     per_node: int = Field(default=6, ge=1, le=100)
-    max_entity_degree: int = Field(default=40, ge=1)
+    max_entity_degree: PositiveCount = 40
     entity_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     temporal_link_weight: float = Field(default=0.5, ge=0.0, le=1.0)
-    temporal_window_seconds: int = Field(default=3600, ge=0)
+    temporal_window_seconds: Count = 3600
     decay_rate: float = Field(default=0.05, ge=0.0)
     causal_depth: int = Field(default=3, ge=1, le=4)
     causal_max_paths: int = Field(default=25, ge=1, le=500)

@@ -22,15 +22,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from engrava_graph.model.bounds import BoundedModel, Count, PositiveCount
 from engrava_graph.model.errors import InvalidRecencyArgumentError, RecencyModeConflictError
 from engrava_graph.model.temporal import parse_now, to_utc
 
 PRIORITY_BOOST: Mapping[str, float] = {"P1": 1.0, "P2": 0.6, "P3": 0.3, "P4": 0.0}
 
 
-class SearchConfig(BaseModel):
+class SearchConfig(BoundedModel):
     """Defaults of hybrid search (the peer's ``SearchConfig`` values).
 
     Attributes:
@@ -48,10 +49,10 @@ class SearchConfig(BaseModel):
     vector_weight: float = Field(default=0.55, ge=0.0)
     recency_weight: float = Field(default=0.1, ge=0.0)
     priority_weight: float = Field(default=0.05, ge=0.0)
-    recency_half_life: int = Field(default=50, gt=0)
-    recency_now_half_life_seconds: int = Field(default=604_800, gt=0)
-    exact_vector_max_thoughts: int = Field(default=2_000, ge=0)
-    vector_overfetch: int = Field(default=4, ge=1)
+    recency_half_life: PositiveCount = 50
+    recency_now_half_life_seconds: PositiveCount = 604_800
+    exact_vector_max_thoughts: Count = 2_000
+    vector_overfetch: PositiveCount = 4
 
 
 class RecencyAxis(StrEnum):
@@ -115,7 +116,7 @@ def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | 
         raise RecencyModeConflictError()
     for name, value in (("recency_half_life", recency_half_life),
                         ("recency_now_half_life", recency_now_half_life)):
-        if value is not None and (isinstance(value, bool) or value <= 0):
+        if value is not None and (isinstance(value, bool) or not value > 0):  # NaN too
             raise InvalidRecencyArgumentError(name, value, "a positive number")
     if recency_now is not None:
         return RecencyReference(

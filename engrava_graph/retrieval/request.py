@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
+from engrava_graph.model.bounds import BoundedModel, Cycle
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.temporal import UtcDateTime
 from engrava_graph.retrieval.types import PathwayChoice
 
 
-class RetrieveRequest(BaseModel):
+class RetrieveRequest(BoundedModel):
     """Parameters of the 10-phase cycle.
 
     Attributes:
@@ -33,7 +34,7 @@ class RetrieveRequest(BaseModel):
         include_archived: re-admit archived memories.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True)
 
     query: str = Field(min_length=1, max_length=2000)
     top_k: int = Field(default=10, ge=1, le=100)
@@ -43,7 +44,7 @@ class RetrieveRequest(BaseModel):
     temporal_weight: float | None = Field(default=None, ge=0.0, le=1.0)
     causal_weight: float | None = Field(default=None, ge=0.0, le=1.0)
     spread_depth: int | None = Field(default=None, ge=0, le=3)
-    current_cycle: int | None = Field(default=None, ge=0)
+    current_cycle: Cycle | None = None
     recency_now: UtcDateTime = None
     now: UtcDateTime = None
     include_archived: bool = False

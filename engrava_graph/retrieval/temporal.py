@@ -175,25 +175,39 @@ def period_bounds(point: datetime, period: str) -> tuple[datetime, datetime]:
             Monday first) or ``"day"``; anything finer (``"time"``) counts as the day.
 
     Returns:
-        ``(start, end)`` in UTC with ``start <= point < end``.
+        ``(start, end)`` in UTC with ``start <= point < end``; a period that runs past the
+        last representable instant (a ``now`` in late 9999) ends at ``datetime.max`` (UTC).
 
     Examples:
         >>> from datetime import datetime, UTC
         >>> period_bounds(datetime(2023, 5, 16, 9, tzinfo=UTC), "month")[1].isoformat()
         '2023-06-01T00:00:00+00:00'
+        >>> period_bounds(datetime(9999, 5, 16, tzinfo=UTC), "year")[1].year
+        9999
     """
     day = point.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     if period == "year":
         start = day.replace(month=1, day=1)
-        return start, start.replace(year=start.year + 1)
-    if period == "month":
+    elif period == "month":
         start = day.replace(day=1)
+    elif period == "week":
+        start = day - timedelta(days=day.weekday())  # 0001-01-01 is a Monday: never underflows
+    else:
+        start = day
+    try:
+        return start, _period_end(start, period)
+    except (OverflowError, ValueError):  # the next period would start in year 10000
+        return start, datetime.max.replace(tzinfo=UTC)
+
+
+def _period_end(start: datetime, period: str) -> datetime:
+    """The start of the period after the one beginning at ``start`` (may leave the calendar)."""
+    if period == "year":
+        return start.replace(year=start.year + 1)
+    if period == "month":
         carry, month_index = divmod(start.month, 12)  # 0-based index of the next month
-        return start, start.replace(year=start.year + carry, month=month_index + 1)
-    if period == "week":
-        start = day - timedelta(days=day.weekday())
-        return start, start + timedelta(days=7)
-    return day, day + timedelta(days=1)
+        return start.replace(year=start.year + carry, month=month_index + 1)
+    return start + timedelta(days=7 if period == "week" else 1)
 
 
 def _event_anchor(text: str) -> TemporalRange | None:
