@@ -11,7 +11,9 @@ It times ``bulk_store`` per layout (vectors given, one transaction per chunk), t
 ``retrieve`` (the 000 cycle, query embedding included, as a caller sees it) and
 ``search_hybrid`` (precomputed query vector: the store alone) over the same unseen queries
 after warm-up, the layouts taking turns query by query so that drifting load on a shared
-machine hits both alike. It counts results of the M-namespace layout that come from another
+machine hits both alike; retrieve also without spreading (``spread_depth=0``), and its median
+per phase, because spreading skips hub entities (``max_entity_degree``) and a small namespace
+has fewer of them than a large one. It counts results of the M-namespace layout that come from another
 namespace (must be 0). The M-namespace layout is also timed with the vector arm forced onto
 the HNSW index (``exact_vector_max_thoughts=0``): a small namespace is normally searched by
 exact cosine, because Neo4j 5.26's vector index ranks the whole database before any
@@ -167,12 +169,13 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
 
         phases: list[list[dict[str, float]]] = [[] for _ in layouts]
 
-        def retrieve_on(i: int, on: OurLayout) -> Query:
+        def retrieve_on(i: int, on: OurLayout, **params: Any) -> Query:
             async def ask(j: int) -> list[str]:
-                response = await on.store_for(j)[1].retrieve(queries[j], top_k=TOP_K)
-                phases[i].append({**response.phase_timings,
-                                  "candidates_activated": response.candidates_activated,
-                                  "candidates_after_spread": response.candidates_after_spread})
+                response = await on.store_for(j)[1].retrieve(queries[j], top_k=TOP_K, **params)
+                if not params:
+                    phases[i].append({**response.phase_timings,
+                                      "candidates_activated": response.candidates_activated,
+                                      "candidates_after_spread": response.candidates_after_spread})
                 ids = [m.thought_id for m in response.results]
                 foreign[i] += on.foreign(j, ids)
                 return ids
@@ -191,6 +194,8 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
         forced = [(i, layout.with_search_config(index_only)) for i, layout in enumerate(layouts)
                   if len(layout.stores) > 1]
         plans = [("retrieve", [(i, lay, retrieve_on(i, lay)) for i, lay in enumerate(layouts)]),
+                 ("retrieve (spread_depth=0)", [(i, lay, retrieve_on(i, lay, spread_depth=0))
+                                                for i, lay in enumerate(layouts)]),
                  ("search_hybrid", [(i, lay, hybrid_on(i, lay)) for i, lay in enumerate(layouts)]),
                  ("search_hybrid (index forced)", [(i, lay, hybrid_on(i, lay))
                                                    for i, lay in forced])]
