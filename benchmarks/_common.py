@@ -7,6 +7,8 @@
   (``SqliteEngravaCore``) on a temporary SQLite file, wired to the same bundled
   all-MiniLM-L6-v2 files as our :class:`~engrava_graph.embeddings.SentenceTransformerProvider`.
 - :func:`cached_vectors`: corpus embeddings cached in a ``.npy`` file across runs.
+- :func:`fresh_local_neo4j`: an empty private Neo4j for one run (no other data, no deleted
+  vectors left in the HNSW index by earlier runs).
 - :func:`jaccard`, :func:`chunks`, :func:`machine_info`, :func:`loadavg`, :func:`quiet_runtime`.
 
 Import it from a benchmark script run as ``python benchmarks/<name>.py`` (``benchmarks/`` is then
@@ -23,7 +25,7 @@ import time
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -162,6 +164,29 @@ def cached_vectors(provider: Any, texts: Sequence[str], cache: Path, batch: int 
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.save(cache, done)
     return done[:len(texts)]
+
+
+@contextmanager
+def fresh_local_neo4j(name: str) -> Iterator[Any]:
+    """Start an empty local Neo4j instance ``name`` (the project's ``LocalNeo4jServer``, same
+    version and memory settings as the default instance, free ports when 7687/7474 are taken)
+    and stop it on exit. Its directory is wiped first, so the run sees no other data and no
+    vectors that earlier runs deleted (Lucene keeps those in the HNSW segments until it merges
+    them, and they slow vector search). Yields its ``ConnectionInfo``; its data is left for
+    inspection until the next run.
+    """
+    import shutil
+
+    from engrava_graph.graph.server import LocalNeo4jServer
+
+    server = LocalNeo4jServer(name)
+    server.stop()  # a run killed half-way may have left it running
+    shutil.rmtree(server.home, ignore_errors=True)
+    info = server.start()
+    try:
+        yield info
+    finally:
+        server.stop()
 
 
 # --------------------------------------------------------------------------- synthetic text

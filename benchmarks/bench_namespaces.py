@@ -25,7 +25,10 @@ so beside ours it runs ``search_hybrid`` on one file of N vs M files of N/M (sam
 Run (Neo4j from ``NEO4J_URI``/``NEO4J_USER``/``NEO4J_PASSWORD``, else the project's resolution)::
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 python benchmarks/bench_namespaces.py --total 100000 \\
-        --namespaces 100 --queries 200 --json bench_namespaces.json
+        --namespaces 100 --queries 200 --private-server --json bench_namespaces.json
+
+``--private-server`` runs ours on a fresh, empty local Neo4j started for the run: figures then
+do not depend on what else the server holds, nor on vectors earlier runs deleted.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +58,7 @@ from _common import (  # noqa: E402
     ThoughtSpec,
     cached_vectors,
     chunks,
+    fresh_local_neo4j,
     loadavg,
     machine_info,
     open_peer_store,
@@ -267,6 +271,27 @@ async def bench_peer(tmp: Path, n_files: int, specs: list[ThoughtSpec], vectors:
 
 # ------------------------------------------------------------------------------------ main
 
+async def bench_ours_all(conn: Any, args: argparse.Namespace, report: dict[str, Any],
+                         specs: list[ThoughtSpec], vectors: np.ndarray, queries: list[str],
+                         qvecs: np.ndarray, provider: SentenceTransformerProvider) -> None:
+    """Both layouts of ours on the server ``conn``; rows and server identity into ``report``."""
+    root = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
+                                     database=conn.database, namespace="bench-ns-probe",
+                                     embedding_provider=provider)
+    try:
+        await root.ensure_schema()
+        row = (await root.executor.read(cypher("hygiene/server_version")))[0]
+        report["server"] = {**row, "uri": conn.uri}
+        tag = f"{os.getpid()}"
+        layouts = [OurLayout([root.for_namespace(f"bench-ns-{tag}-one")], specs),
+                   OurLayout([root.for_namespace(f"bench-ns-{tag}-m{k:03d}")
+                              for k in range(args.namespaces)], specs)]
+        report["rows"] += await bench_ours(layouts, specs, vectors, queries, qvecs, args)
+    finally:
+        await root.delete_namespace()
+        await root.close()
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     wall0 = time.perf_counter()
     if args.total % args.namespaces:
@@ -283,22 +308,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "peer_queries": args.peer_queries, "warmup": args.warmup, "seed": args.seed,
         "machine": {**machine_info(), "loadavg_start": loadavg()}, "rows": []}
 
-    conn = resolve_connection()
-    root = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
-                                     database=conn.database, namespace="bench-ns-probe",
-                                     embedding_provider=provider)
-    try:
-        await root.ensure_schema()
-        row = (await root.executor.read(cypher("hygiene/server_version")))[0]
-        report["server"] = {**row, "uri": conn.uri}
-        tag = f"{os.getpid()}"
-        layouts = [OurLayout([root.for_namespace(f"bench-ns-{tag}-one")], specs),
-                   OurLayout([root.for_namespace(f"bench-ns-{tag}-m{k:03d}")
-                              for k in range(args.namespaces)], specs)]
-        report["rows"] += await bench_ours(layouts, specs, vectors, queries, qvecs, args)
-    finally:
-        await root.delete_namespace()
-        await root.close()
+    with ExitStack() as servers:
+        conn = (servers.enter_context(fresh_local_neo4j("bench-namespaces"))
+                if args.private_server else resolve_connection())
+        await bench_ours_all(conn, args, report, specs, vectors, queries, qvecs, provider)
 
     if not args.skip_peer:
         with tempfile.TemporaryDirectory(prefix="bench-ns-peer-") as tmp:
@@ -366,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default=tempfile.gettempdir(),
                         help="directory for cached corpus vectors (.npy, shared with "
                              "bench_dreaming.py)")
+    parser.add_argument("--private-server", action="store_true",
+                        help="run ours on a fresh, empty local Neo4j started for this run "
+                             "(instance 'bench-namespaces') instead of NEO4J_URI's server")
     parser.add_argument("--skip-peer", action="store_true", help="only our store")
     parser.add_argument("--json", type=Path, help="write the report here")
     args = parser.parse_args(argv)
