@@ -2,7 +2,10 @@
 
 Reads and writes run as managed transactions (``execute_read`` / ``execute_write``), so the driver
 retries transient errors (leader switches, deadlocks) and a write returns only after commit.
-Reads are routed to readers on a ``neo4j://`` cluster. Statements come from the registry only;
+Reads are routed to readers on a ``neo4j://`` cluster, and every session of one executor shares a
+bookmark manager, so a read always sees the writes the executor made before it (causal
+consistency: on a cluster a reader waits until it has applied them; on one server it costs
+nothing). Statements come from the registry only;
 on failure we log the statement's name and parameter keys, never the values (thought content).
 """
 
@@ -44,11 +47,19 @@ class GraphExecutor:
     Args:
         driver: an ``AsyncDriver`` the executor owns (closed by :meth:`close`).
         database: the database name; ``None`` = the server's default database.
+
+    Attributes:
+        bookmark_manager: shared by all its sessions (read-your-writes across sessions).
     """
 
     def __init__(self, driver: AsyncDriver, database: str | None = None) -> None:
         self.driver = driver
         self.database = database
+        self.bookmark_manager = AsyncGraphDatabase.bookmark_manager()
+
+    def _session(self) -> neo4j.AsyncSession:
+        return self.driver.session(database=self.database,
+                                   bookmark_manager=self.bookmark_manager)
 
     @classmethod
     def connect(cls, uri: str, auth: tuple[str, str] | None, database: str | None = None, *,
@@ -96,7 +107,7 @@ class GraphExecutor:
         """Run ``stmt`` as an implicit transaction: needed for ``CALL { … } IN TRANSACTIONS``
         and for schema statements that must not share a transaction."""
         try:
-            async with self.driver.session(database=self.database) as session:
+            async with self._session() as session:
                 result = await session.run(stmt.text, params)
                 return [r.data() for r in await result.fetch(2**31 - 1)]
         except (ServiceUnavailable, SessionExpired) as exc:
@@ -110,7 +121,7 @@ class GraphExecutor:
         the transaction. Use :func:`run_in` inside it.
         """
         try:
-            async with self.driver.session(database=self.database) as session:
+            async with self._session() as session:
                 fn = session.execute_write if write else session.execute_read
                 return await fn(work)
         except (ServiceUnavailable, SessionExpired) as exc:

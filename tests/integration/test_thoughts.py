@@ -190,3 +190,13 @@ async def test_remember_and_max_cycle(store):
     a = await store.create_thought(thought("a", created_cycle=2, updated_cycle=7))
     await store.create_edge(edge(a, t, created_cycle=11))
     assert await store.max_cycle() == 11
+
+
+async def test_a_read_carries_the_bookmark_of_the_write_before_it(store):
+    """Every session of an executor shares one bookmark manager: a read after a write asks the
+    server for at least that write (read-your-writes on a cluster, where reads go to readers)."""
+    before = set(await store.executor.bookmark_manager.get_bookmarks())
+    created = await store.create_thought(thought(essence="causally chained"))
+    after = set(await store.executor.bookmark_manager.get_bookmarks())
+    assert after and after != before
+    assert (await store.get_thought(created.thought_id)).essence == "causally chained"
