@@ -2,7 +2,8 @@
 
 1. Loads ``--thoughts`` synthetic thoughts (``CorpusGenerator``) into the namespace
    ``--namespace`` (default ``bench-api``) with ``bulk_store`` in chunks of ``--chunk`` and
-   embeddings precomputed by ``SentenceTransformerProvider().embed`` in batches; a namespace
+   embeddings precomputed by ``SentenceTransformerProvider().embed`` (cached in ``--cache``
+   across runs and benchmarks); a namespace
    left by an earlier run (``--keep``, or an interrupted load) is reused or completed.
 2. Starts ``engrava-graph serve`` in a subprocess on 127.0.0.1 (a free port) with a read-only key
    for that namespace, and waits for ``/readyz``.
@@ -31,6 +32,7 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,14 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
-from _common import CorpusGenerator, chunks, machine_info, our_record, percentiles
+from _common import (
+    CorpusGenerator,
+    cached_vectors,
+    chunks,
+    machine_info,
+    our_record,
+    percentiles,
+)
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
@@ -71,12 +80,15 @@ async def load_corpus(info: ConnectionInfo, args: argparse.Namespace) -> float:
         console.print(f"{have} thoughts already in {args.namespace!r}")
         specs = CorpusGenerator(seed=args.seed).thoughts(args.thoughts)
         began = time.perf_counter()
+        vectors = (cached_vectors(provider, [s.text for s in specs],
+                                  Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
+                   if have < len(specs) else None)
         for start, stop in chunks(len(specs), args.chunk):
             if stop <= have:
                 continue
             part = specs[start:stop]
-            vectors = provider.embed([s.text for s in part])
-            await store.bulk_store([our_record(s) for s in part], embeddings=vectors.tolist())
+            await store.bulk_store([our_record(s) for s in part],
+                                   embeddings=vectors[start:stop].tolist())
             console.print(f"  stored {stop}/{len(specs)} ({time.perf_counter() - began:.0f} s)")
         return time.perf_counter() - began
 
@@ -186,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--namespace", default="bench-api")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the namespace afterwards")
+    parser.add_argument("--cache", default=tempfile.gettempdir(),
+                        help="directory for cached corpus vectors (.npy, shared with the other "
+                             "benchmarks)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
 

@@ -100,7 +100,8 @@ async def dream(store: Neo4jEngravaCore, conversation: Conversation,
     progress.console.print(
         f"{store.namespace}: dreaming at cycle {result.current_cycle}: "
         f"{result.reflections_created} reflections written, {result.reflections_existing} "
-        f"already there ({result.clusters_found} clusters of {result.candidates_evaluated} "
+        f"already there, {result.clusters_covered} clusters already consolidated by earlier "
+        f"reflections ({result.clusters_found} clusters of {result.candidates_evaluated} "
         f"candidates, {result.seconds:.1f} s)")
     return dataclasses.asdict(result)
 

@@ -61,6 +61,7 @@ def _summary(namespace: str, result: DreamResult) -> None:
         ("clusters too large", result.clusters_rejected),
         ("reflections created", result.reflections_created),
         ("reflections already there", result.reflections_existing),
+        ("clusters already consolidated", result.clusters_covered),
         ("edges created", result.edges_created), ("reflections retired", result.orphans_retired),
         ("neighbours", result.strategy), ("seconds", f"{result.seconds:.1f}"),
         ("run", f"{result.run_id}{' (resumed)' if result.resumed else ''}"),
