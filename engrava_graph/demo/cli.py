@@ -143,9 +143,9 @@ def demo(
         "repository.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", help="Report directory (default: reports/<UTC timestamp>).")] = None,
-    conversations: Annotated[str, typer.Option(
+    conversations: Annotated[str | None, typer.Option(
         "--conversations", help="Comma-separated sample ids to run, e.g. conv-26,conv-30 "
-        "(default: all).")] = "",
+        "(default: all).")] = None,
     skip_peer: Annotated[bool, typer.Option(
         "--skip-peer", help="Leave out the peer package engrava.")] = False,
     top_k: Annotated[int, typer.Option(
@@ -162,10 +162,24 @@ def demo(
     from engrava_graph.graph.connection import resolve_connection
 
     started = datetime.now(UTC)
+    directory = out or Path("reports") / started.strftime("%Y%m%d-%H%M%S")
+    wanted = tuple(c.strip() for c in (conversations or "").split(",") if c.strip())
+    if conversations is not None and not wanted:
+        err_console.print("[bold red]error:[/] --conversations names no sample id; give e.g. "
+                          "--conversations conv-26,conv-30, or leave it out to run all")
+        raise typer.Exit(2)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)  # before the work, not after it
+        if not os.access(directory, os.W_OK):
+            raise PermissionError(f"{directory} is not writable")
+    except OSError as error:
+        err_console.print(f"[bold red]error:[/] cannot write the report to {directory}: {error}; "
+                          f"choose another --out", highlight=False)
+        raise typer.Exit(2) from error
     try:
         options = DemoOptions(
             dataset=resolve_dataset(dataset), top_k=top_k, peer=not skip_peer, fresh=fresh,
-            conversations=tuple(c.strip() for c in conversations.split(",") if c.strip()))
+            conversations=wanted)
         selected = load_selected(options)
         console.print(f"Data set: {options.dataset} (conversations: "
                       f"{', '.join(c.sample_id for c in selected)})")
@@ -176,7 +190,6 @@ def demo(
     except EngravaGraphError as error:
         err_console.print(f"[bold red]error:[/] {error}", highlight=False)
         raise typer.Exit(1) from error
-    directory = out or Path("reports") / started.strftime("%Y%m%d-%H%M%S")
     files = write_report(directory, figures)
     console.print(rich_table("Evidence recall and session hits", *score_table(figures),
                              grouped=True))

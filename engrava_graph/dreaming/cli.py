@@ -22,7 +22,7 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.dreaming.consolidate import DreamResult
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
-from engrava_graph.model.errors import EngravaGraphError
+from engrava_graph.model.errors import EngravaGraphError, NamespaceNotFoundError
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -76,6 +76,8 @@ async def _dream(info: ConnectionInfo, namespace: str, cycle: int, config: Dream
                                       database=info.database, namespace=namespace)
     try:
         await store.executor.verify()
+        if not await store.namespace_exists():  # dreaming would register it as a side effect
+            raise NamespaceNotFoundError(namespace)
         if console.is_terminal:
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=console, transient=True) as live:

@@ -342,3 +342,11 @@ async def test_dream_command_fails_clearly_without_neo4j():
     bad = _dream_command("-n", "x", "-c", "1", "--min-size", "9", "--max-size", "4",
                          "--uri", "bolt://127.0.0.1:1")
     assert bad.returncode == 1 and "max_cluster_size" in bad.stderr
+
+
+async def test_dream_command_refuses_a_namespace_that_does_not_exist(make_store):
+    absent = make_store()  # never registered
+    proc = _dream_command("--namespace", absent.namespace, "--cycle", "1")
+    assert proc.returncode == 1
+    assert absent.namespace in proc.stderr and "does not exist" in proc.stderr
+    assert not await absent.namespace_exists()  # nothing registered as a side effect
