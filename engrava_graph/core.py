@@ -27,7 +27,12 @@ from engrava_graph.dreaming import hygiene
 from engrava_graph.dreaming.config import DreamingConfig, HygienePolicy
 from engrava_graph.dreaming.gates import require_cycle
 from engrava_graph.dreaming.reflections import search_reflections
-from engrava_graph.embeddings.base import EmbeddingProvider, embed_off_loop
+from engrava_graph.embeddings.base import (
+    NORM_RULE,
+    EmbeddingProvider,
+    embed_off_loop,
+    norm_problem,
+)
 from engrava_graph.graph import schema
 from engrava_graph.graph.executor import GraphExecutor, run_in
 from engrava_graph.graph.mapping import (
@@ -314,11 +319,15 @@ class Neo4jEngravaCore:
         return [row.tolist() for row in vectors]
 
     def _check_dims(self, vector: Sequence[float]) -> list[float]:
+        """``vector`` as floats, if it has the store's length, finite items and a usable norm
+        (:func:`~engrava_graph.embeddings.base.norm_problem`); else ValidationFailedError."""
         values = [float(x) for x in vector]
         if len(values) != self.vector_dimensions or not np.isfinite(values).all():
             raise ValidationFailedError(
                 f"an embedding must be {self.vector_dimensions} finite floats, got "
                 f"{len(values)} values")
+        if norm_problem(values) is not None:
+            raise ValidationFailedError(NORM_RULE)
         return values
 
     def _row(self, thought: ThoughtRecord, vector: list[float] | None) -> dict[str, Any]:
@@ -533,9 +542,13 @@ class Neo4jEngravaCore:
         """
         current, _, _ = await self._require(thought_id)
         if current.lifecycle_status is not LifecycleStatus.ARCHIVED:
-            raise InvalidTransitionError(entity_type="LifecycleStatus",
-                                         current_state=current.lifecycle_status.value,
-                                         target_state=LifecycleStatus.ACTIVE.value)
+            status = current.lifecycle_status.value
+            raise InvalidTransitionError(
+                entity_type="LifecycleStatus", current_state=status,
+                target_state=LifecycleStatus.ACTIVE.value,
+                reason=(f"restore_thought brings back an ARCHIVED thought; {thought_id!r} is "
+                        f"{status}, so there is nothing to restore (to change its status, use "
+                        f"update_thought with an allowed step)"))
         changes: dict[str, Any] = {"lifecycle_status": LifecycleStatus.ACTIVE,
                                    "archived_at": None, "archived_at_cycle": None}
         if current_cycle is not None:
@@ -836,7 +849,8 @@ class Neo4jEngravaCore:
             ``(thought_id, cosine in [0, 1])`` best first, at least ``threshold``.
 
         Raises:
-            ValidationFailedError: wrong vector length or a threshold outside [0, 1].
+            ValidationFailedError: wrong vector length, a zero or non-finite norm, or a threshold
+                outside [0, 1].
         """
         if not 0.0 <= threshold <= 1.0:
             raise ValidationFailedError(f"threshold must be in [0, 1], got {threshold}")

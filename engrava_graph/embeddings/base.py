@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from engrava_graph.model.errors import EmbeddingError
 
@@ -37,14 +38,46 @@ class EmbeddingProvider(Protocol):
         ...
 
 
+NORM_RULE: Final = (
+    "an embedding must have a non-zero, finite length (L2 norm) as float32, because Neo4j "
+    "stores vectors as float32 and its cosine similarity rejects any other; an all-zero vector, "
+    "or values so tiny or huge that their float32 squares underflow to 0 or overflow to inf, "
+    "have none (normalise the vector, e.g. to length 1, or leave it out to embed the text)"
+)
+"""Why :func:`norm_problem` rejects a vector, and what to do instead."""
+
+
+def norm_problem(vectors: ArrayLike) -> int | None:
+    """The first vector Neo4j's ``vector.similarity.cosine`` would reject, if any.
+
+    Neo4j stores an embedding as float32 (``db.create.setNodeVectorProperty``) and computes
+    cosine in float32; a stored vector whose float32 L2 norm is 0 or not finite makes every
+    cosine against it fail ("not a valid vector"), i.e. every vector search in its namespace.
+
+    Args:
+        vectors: one vector ``(d,)`` or a batch ``(n, d)`` of numbers.
+
+    Returns:
+        The row index of the first vector whose float32 L2 norm is zero or not finite
+        (NaN, inf), or None when every vector is usable. See :data:`NORM_RULE`.
+    """
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        rows = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        norms = np.linalg.norm(rows, axis=1)
+    bad = np.flatnonzero(~(np.isfinite(norms) & (norms > 0)))
+    return int(bad[0]) if bad.size else None
+
+
 def checked_vectors(provider: EmbeddingProvider, texts: Sequence[str]) -> np.ndarray:
     """Call ``provider.embed`` and enforce its contract.
 
     Returns:
-        ``float32`` array ``(len(texts), provider.dimensions)`` of finite values.
+        ``float32`` array ``(len(texts), provider.dimensions)`` of finite values, each row
+        with a non-zero, finite L2 norm (:func:`norm_problem`).
 
     Raises:
-        EmbeddingError: the provider raised, or returned a wrong shape or non-finite values.
+        EmbeddingError: the provider raised, or returned a wrong shape, non-finite values or
+            a zero-norm vector.
     """
     if not texts:
         return np.zeros((0, provider.dimensions), dtype=np.float32)
@@ -60,6 +93,10 @@ def checked_vectors(provider: EmbeddingProvider, texts: Sequence[str]) -> np.nda
         )
     if not np.isfinite(vectors).all():
         raise EmbeddingError(f"embedding provider {provider.model_name!r} returned NaN or inf")
+    bad = norm_problem(vectors)
+    if bad is not None:
+        raise EmbeddingError(f"embedding provider {provider.model_name!r} returned an unusable "
+                             f"vector for text {bad}: {NORM_RULE}")
     return vectors
 
 

@@ -25,15 +25,19 @@ class CycleProvider(Protocol):
         ...
 
 
-def validate_cycle(value: object) -> int:
+def validate_cycle(value: object, source: str = "the cycle provider") -> int:
     """Return ``value`` if it is a real ``int`` in 0 .. 2**63-1 (``bool`` rejected; the upper
     end is Neo4j's largest integer, :data:`~engrava_graph.model.bounds.INT64_MAX`).
+
+    Args:
+        value: the cycle to check.
+        source: where it came from, named in the error message.
 
     Raises:
         CycleProviderError: for anything else.
     """
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
-        raise CycleProviderError(value)
+        raise CycleProviderError(value, source=source)
     return value
 
 
@@ -44,7 +48,7 @@ def resolve_cycle(explicit: int | None, provider: CycleProvider | None) -> int |
         CycleProviderError: the explicit value or the provider's value is invalid.
     """
     if explicit is not None:
-        return validate_cycle(explicit)
+        return validate_cycle(explicit, "the current_cycle argument")
     if provider is None:
         return None
     return validate_cycle(provider.current_cycle())
@@ -58,7 +62,7 @@ class StaticCycleProvider:
     """
 
     def __init__(self, value: int) -> None:
-        self._value = validate_cycle(value)
+        self._value = validate_cycle(value, "StaticCycleProvider's value")
 
     def current_cycle(self) -> int:
         """The fixed cycle."""
@@ -93,7 +97,7 @@ class MaxCycleProvider:
 
     def __init__(self, store: _MaxCycleSource, snapshot: int) -> None:
         self._store = store
-        self._snapshot = validate_cycle(snapshot)
+        self._snapshot = validate_cycle(snapshot, "the store's max_cycle()")
 
     @classmethod
     async def create(cls, store: _MaxCycleSource) -> MaxCycleProvider:
@@ -102,7 +106,7 @@ class MaxCycleProvider:
 
     async def refresh(self) -> int:
         """Re-read the store's mark; returns the new snapshot."""
-        self._snapshot = validate_cycle(await self._store.max_cycle())
+        self._snapshot = validate_cycle(await self._store.max_cycle(), "the store's max_cycle()")
         return self._snapshot
 
     def current_cycle(self) -> int:

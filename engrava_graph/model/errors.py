@@ -41,12 +41,20 @@ class ValidationFailedError(EngravaGraphError, ValueError):
 class InvalidTransitionError(EngravaGraphError, ValueError):
     """An illegal lifecycle jump, e.g. CREATED -> DONE (spec 003, "Lifecycle")."""
 
-    def __init__(self, *, entity_type: str, current_state: str, target_state: str) -> None:
-        super().__init__(
+    def __init__(self, *, entity_type: str, current_state: str, target_state: str,
+                 reason: str | None = None) -> None:
+        """Args:
+            entity_type: the enum the state belongs to (``"LifecycleStatus"``).
+            current_state: the state now.
+            target_state: the state asked for.
+            reason: the message, when the generic list of allowed steps would mislead (e.g.
+                ``restore_thought`` on a thought that is not ARCHIVED).
+        """
+        super().__init__(reason or (
             f"{entity_type} cannot go from {current_state} to {target_state}; "
             f"allowed steps are CREATED->ACTIVE, ACTIVE->DONE|ARCHIVED, DONE->ARCHIVED, "
             f"ARCHIVED->ACTIVE (use restore_thought)"
-        )
+        ))
         self.entity_type = entity_type
         self.current_state = current_state
         self.target_state = target_state
@@ -136,12 +144,18 @@ class InvalidRecencyArgumentError(EngravaGraphError, ValueError):
 class CycleProviderError(EngravaGraphError, ValueError):
     """A cycle (explicit or from a provider) that is not an int in 0 .. 2**63-1 (bools rejected)."""
 
-    def __init__(self, value: object) -> None:
+    def __init__(self, value: object, *, source: str = "the cycle provider") -> None:
+        """Args:
+            value: the rejected cycle.
+            source: where it came from, named in the message (e.g. ``"the current_cycle
+                argument"`` or ``"the cycle provider"``).
+        """
         super().__init__(
-            f"cycle provider returned {value!r} ({type(value).__name__}); a cognitive cycle must "
+            f"{source} gave {value!r} ({type(value).__name__}); a cognitive cycle must "
             f"be a non-negative int of at most 2**63-1 (Neo4j's largest integer)"
         )
         self.value = value
+        self.source = source
 
 
 class InvalidFilterError(EngravaGraphError, ValueError):

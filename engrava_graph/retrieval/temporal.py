@@ -91,12 +91,29 @@ def resolve_temporal(text: str, now: datetime) -> TemporalRange | None:
     if now.tzinfo is None or now.utcoffset() is None:
         raise InvalidQueryError("now must be timezone-aware", field="now")
     if DATE_CUE.search(text):
-        settings = _settings(now)
+        resolved = _calendar_reference(text, now)
+        if resolved is not None:
+            return resolved
+    return _event_anchor(text)
+
+
+def _calendar_reference(text: str, now: datetime) -> TemporalRange | None:
+    """The first calendar reference dateparser resolves, or None.
+
+    A phrase that resolves outside ``datetime``'s range (years 1..9999), such as "last
+    Tuesday" with ``now`` on 0001-01-01 or "next Tuesday" on 9999-12-31, is no reference:
+    dateparser's own date arithmetic raises OverflowError (or ValueError from
+    ``datetime.replace``) there, and the query runs without a temporal range.
+    """
+    settings = _settings(now)
+    try:
         for span in _date_spans(text, settings):
             resolved = _calendar_range(text, span, settings)
             if resolved is not None:
                 return resolved
-    return _event_anchor(text)
+    except (OverflowError, ValueError):
+        return None
+    return None
 
 
 def _settings(now: datetime) -> dict[str, Any]:

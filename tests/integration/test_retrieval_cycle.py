@@ -154,3 +154,14 @@ async def test_bad_requests_are_typed_errors(store):
         await store.retrieve("   ")
     with pytest.raises(ValidationFailedError, match="level"):
         await store.explain("x", level="verbose")
+
+
+@pytest.mark.parametrize(("query", "now"), [
+    ("what happened last tuesday", datetime(1, 1, 1, tzinfo=UTC)),
+    ("next tuesday", datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)),
+])
+async def test_a_time_phrase_outside_the_calendar_runs_without_a_range(store, query, now):
+    await store.create_thought(thought("what happened at the tuesday standup"))
+    result = await store.retrieve(query, now=now)
+    assert [r.text for r in result.results] == ["what happened at the tuesday standup"]
+    assert (await store.explain(query, now=now)).temporal is None

@@ -13,6 +13,7 @@ from engrava_graph.model import (
     MetadataFilter,
     RecencyModeConflictError,
     StaticCycleProvider,
+    ValidationFailedError,
 )
 from engrava_graph.model.cycles import CallableCycleProvider
 from tests.factories import thought
@@ -101,8 +102,19 @@ async def test_cycle_provider_feeds_recency_and_is_validated(make_store):
     # an explicit recency_now wins over the provider without conflict
     assert (await store.recall("provider", recency_now="2024-01-01T00:00:00Z")).recency_axis == "transaction"
     bad = make_store(cycle_provider=CallableCycleProvider(lambda: True))
-    with pytest.raises(CycleProviderError):
+    with pytest.raises(CycleProviderError, match="^the cycle provider gave True"):
         await bad.recall("anything")
+    with pytest.raises(CycleProviderError, match="^the current_cycle argument gave -1"):
+        await bad.consolidate(current_cycle=-1)  # the argument, not the provider, is wrong
+
+
+@pytest.mark.parametrize("value", [0.0, 1e-300, 1e38])
+async def test_a_query_vector_without_a_usable_norm_is_refused(store, pets, value):
+    vector = [value] * store.vector_dimensions
+    for search in (store.search_similar(vector),
+                   store.search_hybrid("golden retriever", query_vector=vector)):
+        with pytest.raises(ValidationFailedError, match="non-zero, finite length"):
+            await search
 
 
 async def test_without_provider_search_is_keyword_only(make_store):

@@ -143,6 +143,31 @@ async def test_archive_and_restore(store):
         await store.restore_thought(t.thought_id)
 
 
+async def test_restoring_a_thought_that_is_not_archived_says_why(store):
+    t = await store.create_thought(thought("finished work"))
+    await store.update_thought(t.thought_id, lifecycle_status=LifecycleStatus.DONE)
+    with pytest.raises(InvalidTransitionError) as raised:
+        await store.restore_thought(t.thought_id)
+    message = str(raised.value)
+    assert "ARCHIVED" in message and "is DONE" in message
+    assert "use restore_thought" not in message
+
+
+@pytest.mark.parametrize("value", [0.0, 1e-300, 1e38])
+async def test_a_vector_without_a_usable_norm_is_refused_and_nothing_written(store, value):
+    # Neo4j stores float32 and its cosine rejects a zero or infinite norm: one such vector
+    # would break every vector search in the namespace
+    vector = [value] * store.vector_dimensions
+    with pytest.raises(ValidationFailedError, match="non-zero, finite length"):
+        await store.create_thought(thought("zero vector"), embedding=vector)
+    with pytest.raises(ValidationFailedError, match="non-zero, finite length"):
+        await store.bulk_store([thought("fine"), thought("zero")],
+                               embeddings=[None, vector])
+    assert await store.count_thoughts() == 0
+    await store.create_thought(thought("a normal memory about zero vectors"))
+    assert len((await store.retrieve("zero vectors")).results) == 1
+
+
 async def test_list_and_count_filters(store):
     now = datetime.now(UTC)
     await store.bulk_store([

@@ -138,8 +138,24 @@ def test_cycle_providers():
     assert resolve_cycle(None, StaticCycleProvider(9)) == 9
     assert resolve_cycle(None, None) is None
     for bad in (True, -1, 1.5, "3"):
-        with pytest.raises(CycleProviderError):
+        with pytest.raises(CycleProviderError, match="^the cycle provider gave"):
             CallableCycleProvider(lambda b=bad: b).current_cycle()
+
+
+def test_cycle_error_names_where_the_cycle_came_from():
+    with pytest.raises(CycleProviderError, match="^the current_cycle argument gave -1 "):
+        resolve_cycle(-1, StaticCycleProvider(9))
+    with pytest.raises(CycleProviderError, match="^the cycle provider gave -1 "):
+        resolve_cycle(None, CallableCycleProvider(lambda: -1))
+    with pytest.raises(CycleProviderError, match="^StaticCycleProvider's value gave -1 "):
+        StaticCycleProvider(-1)
+
+
+def test_transition_error_reason_replaces_the_generic_steps():
+    error = InvalidTransitionError(entity_type="LifecycleStatus", current_state="DONE",
+                                   target_state="ACTIVE", reason="needs ARCHIVED; it is DONE")
+    assert str(error) == "needs ARCHIVED; it is DONE"
+    assert (error.current_state, error.target_state) == ("DONE", "ACTIVE")
 
 
 def test_namespaces():

@@ -50,6 +50,20 @@ def test_create_with_ttl_and_embedding(api: Api) -> None:
     assert "384" in wrong.json()["message"]
 
 
+def test_a_zero_norm_embedding_is_422_and_retrieval_keeps_working(api: Api) -> None:
+    api.thought("Ann prefers tea over coffee")
+    zero = api.post("/v1/thoughts", json=_body("zero vector", embedding=[0.0] * 384))
+    assert zero.status_code == 422, zero.text
+    assert zero.json()["error"] == "validation_failed"
+    assert "non-zero, finite length (L2 norm) as float32" in zero.json()["message"]
+    bulk = api.post("/v1/thoughts:bulk", json={"thoughts": [_body("tiny")],
+                                               "embeddings": [[1e-300] * 384]})
+    assert bulk.status_code == 422, bulk.text
+    retrieved = api.post("/v1/retrieve", json={"query": "What does Ann drink?"})
+    assert retrieved.status_code == 200, retrieved.text
+    assert [r["text"] for r in retrieved.json()["results"]] == ["Ann prefers tea over coffee"]
+
+
 def test_validation_errors_name_the_field(api: Api) -> None:
     too_long = api.post("/v1/thoughts", json=_body("x" * 201))
     assert too_long.status_code == 422
@@ -117,6 +131,9 @@ def test_restore_only_from_archived(api: Api) -> None:
     not_archived = api.post(f"{path}/restore")
     assert not_archived.status_code == 409
     assert not_archived.json()["error"] == "invalid_transition"
+    assert "ARCHIVED" in not_archived.json()["message"]
+    assert "is ACTIVE" in not_archived.json()["message"]
+    assert "use restore_thought" not in not_archived.json()["message"]
     assert api.patch(path, json={"lifecycle_status": "ARCHIVED"}).status_code == 200
     restored = api.post(f"{path}/restore", json={"current_cycle": 7})
     assert restored.status_code == 200, restored.text

@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from engrava_graph.retrieval.encode import encode_query
 from engrava_graph.retrieval.temporal import period_bounds, resolve_temporal
 from engrava_graph.retrieval.types import InvalidQueryError
 
@@ -140,3 +141,17 @@ def test_period_bounds(period: str, start: str, end: str) -> None:
 def test_december_month_rolls_into_next_year() -> None:
     bounds = period_bounds(midnight("2023-12-31"), "month")
     assert bounds == (midnight("2023-12-01"), midnight("2024-01-01"))
+
+
+@pytest.mark.parametrize(
+    ("query", "now"),
+    [
+        ("what happened last tuesday", datetime(1, 1, 1, tzinfo=UTC)),
+        ("next tuesday", datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)),
+    ],
+)
+def test_phrase_outside_the_calendar_resolves_to_no_range(query: str, now: datetime) -> None:
+    # dateparser's arithmetic leaves years 1..9999 (OverflowError inside it): no reference,
+    # the query still encodes and runs
+    assert resolve_temporal(query, now) is None
+    assert encode_query(query, now=now).temporal is None
