@@ -849,9 +849,11 @@ class Neo4jEngravaCore:
             ``(thought_id, cosine in [0, 1])`` best first, at least ``threshold``.
 
         Raises:
-            ValidationFailedError: wrong vector length, a zero or non-finite norm, or a threshold
-                outside [0, 1].
+            ValidationFailedError: wrong vector length, a zero or non-finite norm, ``top_k``
+                outside 0..1000 (0 gives [], as the peer's), or a threshold outside [0, 1].
         """
+        if not 0 <= top_k <= 1000:
+            raise ValidationFailedError(f"top_k must be 0..1000, got {top_k}")
         if not 0.0 <= threshold <= 1.0:
             raise ValidationFailedError(f"threshold must be in [0, 1], got {threshold}")
         hits, _ = await self._arms.vector(

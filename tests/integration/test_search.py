@@ -42,6 +42,9 @@ async def test_similar_ranks_by_meaning(store, pets):
     assert hits[0][0] == pets[0].thought_id
     assert all(0.0 <= s <= 1.0 for _, s in hits)
     assert await store.search_similar(vector, threshold=0.99) == []
+    assert await store.search_similar(vector, top_k=0) == []  # as the peer's
+    with pytest.raises(ValidationFailedError, match="top_k must be 0..1000"):
+        await store.search_similar(vector, top_k=-1)
 
 
 async def test_hybrid_fuses_and_reports_backends(store, pets):
