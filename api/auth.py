@@ -64,7 +64,7 @@ class KeyRing:
     def __init__(self, keys: Sequence[ApiKey], *, insecure_dev: bool = False) -> None:
         if not keys and not insecure_dev:
             raise ValueError(
-                "no API key is configured: set ENGRAVA_API_KEYS (see api/settings.py), or pass "
+                "no API key is configured: set ENGRAVA_API_KEYS (see docs/api.md), or pass "
                 "--insecure-dev to serve without authentication on a development machine")
         self._entries = [
             (key.digest(), Caller(name=key.name or f"key-{i}", namespaces=frozenset(key.namespaces),

@@ -8,7 +8,10 @@
 (:class:`EngravaGraphError` and its subclasses) a status and code; a class not listed takes its
 nearest listed ancestor's. Request validation is 422 ``invalid_request``; Neo4j being unreachable
 is 503 with ``Retry-After``. Anything else is a 500 whose body says only "internal error" and
-the request id; the traceback goes to the log, never to the client.
+the request id; the traceback goes to the log, never to the client. That last answer is sent by
+:class:`api.middleware.RequestLogMiddleware` (:func:`unexpected_error_response`), not by an
+exception handler: Starlette sends a handler's 500 from its outermost middleware and re-raises,
+so the request-id header was missing and uvicorn dropped the keep-alive connection.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ def _field_of(error: EngravaGraphError) -> str | None:
     if isinstance(error, RecencyModeConflictError):
         return "recency_now"
     if isinstance(error, ValidationFailedError) and error.errors:
-        return _loc(error.errors[0].get("loc", ()))
+        return _error_field(error.errors[0])
     return getattr(error, "field", None)
 
 
@@ -109,18 +112,44 @@ def _loc(loc: Any) -> str | None:
     return ".".join(kept) or None
 
 
+_NOT_AN_OBJECT = frozenset({"dict_type", "model_attributes_type"})
+_SEND_JSON = "send a JSON object with Content-Type: application/json"
+
+
+def _short(error: dict[str, Any]) -> str:
+    """One pydantic error as ``field: message`` (no URL, no input echo). Malformed JSON says
+    where; a body that is not an object says how to send one."""
+    loc = tuple(error.get("loc", ()))
+    msg = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    if error.get("type") == "json_invalid":
+        at = f" at character {loc[1]}" if len(loc) > 1 else ""
+        reason = (error.get("ctx") or {}).get("error")
+        return f"body: malformed JSON{at}" + (f" ({reason})" if reason else "")
+    if loc == ("body",) and error.get("type") in _NOT_AN_OBJECT:
+        return f"body: {msg}; {_SEND_JSON}"
+    field = _loc(loc)
+    return f"{field}: {msg}" if field else msg
+
+
 def _validation_message(errors: list[dict[str, Any]]) -> str:
-    shown = [f"{_loc(e.get('loc', ())) or 'body'}: {e.get('msg', 'invalid')}" for e in errors[:5]]
+    shown = [_short(e) for e in errors[:5]]
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     return "; ".join(shown) + more
+
+
+def _error_field(error: dict[str, Any]) -> str | None:
+    """The field one pydantic error names; the body itself for malformed JSON or a non-object."""
+    loc = tuple(error.get("loc", ()))
+    if loc[:1] == ("body",) and (error.get("type") == "json_invalid" or len(loc) == 1):
+        return "body"
+    return _loc(loc)
 
 
 def _retry_after(request: Request) -> dict[str, str]:
     return {"Retry-After": str(request.app.state.settings.retry_after_seconds)}
 
 
-def _internal(request: Request, code: str) -> str:
-    request_id = getattr(request.state, "request_id", "-")
+def _internal(request_id: str, code: str) -> str:
     return f"internal error ({code}); the service log has the details under request id {request_id}"
 
 
@@ -135,8 +164,17 @@ async def _on_library_error(request: Request, exc: Exception) -> JSONResponse:
     if status >= 500:
         log.error("server-side failure %s on %s (request %s)", type(exc).__name__,
                   request.url.path, getattr(request.state, "request_id", "-"), exc_info=exc)
-        return error_response(status, code, _internal(request, code))
-    return error_response(status, code, str(exc), field=_field_of(exc))
+        return error_response(status, code, _internal(getattr(request.state, "request_id", "-"),
+                                                      code))
+    return error_response(status, code, _message_of(exc), field=_field_of(exc))
+
+
+def _message_of(error: EngravaGraphError) -> str:
+    """A library error's message; pydantic's short messages when it wraps pydantic errors (its
+    own text is several lines with a URL)."""
+    if isinstance(error, ValidationFailedError) and error.errors:
+        return _validation_message(error.errors)
+    return str(error)
 
 
 async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
@@ -148,7 +186,7 @@ async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
 async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
-    field = _loc(errors[0].get("loc", ())) if errors else None
+    field = _error_field(errors[0]) if errors else None
     return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, _validation_message(errors),
                           field=field)
 
@@ -165,10 +203,12 @@ async def _on_neo4j_down(request: Request, exc: Exception) -> JSONResponse:
                           headers=_retry_after(request))
 
 
-async def _on_unexpected(request: Request, exc: Exception) -> JSONResponse:
-    log.error("unhandled %s on %s (request %s)", type(exc).__name__, request.url.path,
-              getattr(request.state, "request_id", "-"), exc_info=exc)
-    return error_response(500, "internal", _internal(request, "internal"))
+def unexpected_error_response(exc: BaseException, request_id: str, path: str) -> JSONResponse:
+    """The 500 ``internal`` answer to an exception nothing else handled: the traceback goes to
+    the log, the body names only the request id (:mod:`api.middleware` adds its header)."""
+    log.error("unhandled %s on %s (request %s)", type(exc).__name__, path, request_id,
+              exc_info=exc)
+    return error_response(500, "internal", _internal(request_id, "internal"))
 
 
 NEO4J_UNAVAILABLE = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired,
@@ -185,4 +225,3 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _on_starlette_error)
     for cls in NEO4J_UNAVAILABLE:
         app.add_exception_handler(cls, _on_neo4j_down)
-    app.add_exception_handler(Exception, _on_unexpected)

@@ -16,7 +16,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import error_response
+from api.errors import error_response, unexpected_error_response
 
 access_log = logging.getLogger("api.access")
 
@@ -33,7 +33,12 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 class RequestLogMiddleware:
     """Give each HTTP request an id (the client's ``X-Request-ID`` when it is a safe token),
-    echo it in the response, and log one line when the response is done."""
+    echo it in the response, and log one line when the response is done.
+
+    An exception no handler took becomes the 500 ``internal`` answer here (traceback to the
+    log), so it carries the id header and never reaches Starlette's ``ServerErrorMiddleware``,
+    which would re-raise it and make uvicorn close a keep-alive connection. Only an exception
+    after the response has started still propagates (nothing can be answered then)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -47,18 +52,24 @@ class RequestLogMiddleware:
         state: dict[str, Any] = scope.setdefault("state", {})
         state["request_id"] = request_id
         status = 500
+        started = False
         began = time.perf_counter()
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, started = message["status"], True
                 message["headers"] = [*message.get("headers", ()),
                                       (REQUEST_ID_HEADER.lower().encode(), request_id.encode())]
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
+        except Exception as exc:
+            if started:
+                raise
+            response = unexpected_error_response(exc, request_id, scope.get("path", ""))
+            await response(scope, receive, send_with_id)
         finally:
             route = scope.get("route")
             access_log.info("request", extra={

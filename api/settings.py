@@ -19,10 +19,20 @@ keep the plain key out of the configuration altogether.
 from __future__ import annotations
 
 import hashlib
-from typing import Literal, Self
+from pathlib import Path
+from typing import Any, Literal, Self
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
 from engrava_graph.model.namespace import validate_namespace
@@ -51,10 +61,18 @@ class ApiKey(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str | None = Field(default=None, max_length=64)
-    key: SecretStr | None = Field(default=None, min_length=MIN_KEY_CHARS)
+    key: SecretStr | None = None
     key_sha256: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{64}$")
     namespaces: tuple[str, ...] = Field(min_length=1)
     read_only: bool = False
+
+    @field_validator("key")
+    @classmethod
+    def _long_enough(cls, key: SecretStr | None) -> SecretStr | None:
+        if key is not None and len(key.get_secret_value()) < MIN_KEY_CHARS:
+            raise ValueError(f"a key must be at least {MIN_KEY_CHARS} characters, got "
+                             f"{len(key.get_secret_value())}")
+        return key
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -142,3 +160,63 @@ class ApiSettings(BaseSettings):
                                   password=self.neo4j_password.get_secret_value(),
                                   database=self.neo4j_database or None)
         return resolve_connection(start_local=False)
+
+
+_KEYS_EXAMPLE = ("""'[{"name": "agent", "key": "a-long-random-secret-123", """
+                 """"namespaces": ["agent-1"]}]'""")
+
+
+_UNPREFIXED = frozenset({"neo4j_uri", "neo4j_user", "neo4j_password", "neo4j_database"})
+
+
+def _variable(field: str) -> str:
+    """The environment variable of a settings field (``api_keys`` -> ``ENGRAVA_API_KEYS``)."""
+    return field.upper() if field in _UNPREFIXED else f"ENGRAVA_{field.upper()}"
+
+
+def load_settings(env_file: Path | None, *, insecure_dev: bool = False) -> ApiSettings:
+    """Read the settings from the environment and ``env_file``, for the ``serve`` command.
+
+    Args:
+        env_file: the ``.env`` file read after the environment (None: none).
+        insecure_dev: the ``--insecure-dev`` flag.
+
+    Returns:
+        The settings.
+
+    Raises:
+        ValueError: a variable that does not parse or validate, with a one-paragraph message
+            naming the variable, what it expects and docs/api.md (never the value: it may be a
+            secret).
+    """
+    try:
+        return ApiSettings(_env_file=env_file, insecure_dev=insecure_dev)  # type: ignore[call-arg]
+    except SettingsError as error:
+        raise ValueError(_unparsable(error)) from None
+    except ValidationError as error:
+        raise ValueError(_invalid(error.errors(include_url=False))) from None
+
+
+def _unparsable(error: SettingsError) -> str:
+    """A value pydantic-settings could not decode (so far only JSON: ``ENGRAVA_API_KEYS``)."""
+    field = str(error).split('"')[1] if str(error).count('"') >= 2 else "?"
+    cause = f" ({error.__cause__})" if error.__cause__ else ""
+    if field == "api_keys":
+        return (f"ENGRAVA_API_KEYS (from the environment or .env) is not valid JSON{cause}: it "
+                f"must be a JSON list of keys, e.g. ENGRAVA_API_KEYS={_KEYS_EXAMPLE}; leave it "
+                f"unset only with --insecure-dev on a development machine. See docs/api.md "
+                f"(\"Keys and namespaces\").")
+    return (f"{_variable(field)} (from the environment or .env) could not be parsed{cause}; "
+            f"see docs/api.md (\"Configuration\") for its format.")
+
+
+def _invalid(errors: list[dict[str, Any]]) -> str:
+    """Values that parsed but are invalid: each as ``VARIABLE (path): message``."""
+    shown = []
+    for error in errors[:5]:
+        loc = [str(part) for part in error.get("loc", ())]
+        where = _variable(loc[0]) if loc else "the settings"
+        path = f" (entry {'.'.join(loc[1:])})" if len(loc) > 1 else ""
+        shown.append(f"{where}{path}: {str(error.get('msg')).removeprefix('Value error, ')}")
+    return (f"invalid settings: {'; '.join(shown)}. Fix the variable in the environment or .env; "
+            f"see docs/api.md (\"Configuration\").")

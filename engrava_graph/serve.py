@@ -1,8 +1,9 @@
 """``engrava-graph serve``: run the REST service (``api/``) with uvicorn.
 
-Configuration comes from the environment and ``.env`` (see ``api/settings.py``). Without an API
-key the command refuses to start unless ``--insecure-dev`` is given on the command line (the
-environment cannot switch authentication off).
+Configuration comes from the environment and ``.env`` (see docs/api.md). Without an API key the
+command refuses to start unless ``--insecure-dev`` is given on the command line (the environment
+cannot switch authentication off). A configuration problem (a variable that does not parse or
+validate, no key) is one paragraph on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,14 +12,20 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
+CONFIG_ERROR_EXIT = 2
+"""The exit code of a configuration problem (as for a command-line usage error)."""
 
 
 def _exit(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
-    return typer.Exit(1)
+    return typer.Exit(CONFIG_ERROR_EXIT)
+
+
+def _url(host: str, port: int) -> str:
+    """``http://host:port``, an IPv6 address in brackets."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def serve(
@@ -36,16 +43,17 @@ def serve(
 
     from api.app import create_app
     from api.logs import configure_logging
-    from api.settings import ApiSettings
+    from api.settings import load_settings
 
     try:
-        settings = ApiSettings(_env_file=env_file, insecure_dev=insecure_dev)
-    except ValidationError as error:
-        raise _exit(f"invalid settings:\n{error}") from error
+        settings = load_settings(env_file, insecure_dev=insecure_dev)
+    except ValueError as error:
+        raise _exit(str(error)) from None
     configure_logging(settings.log_level)
     try:
         app = create_app(settings)
-    except ValueError as error:
-        raise _exit(str(error)) from error
+    except ValueError as error:  # no API key and no --insecure-dev
+        raise _exit(str(error)) from None
+    typer.echo(f"engrava-graph API on {_url(host, port)} (docs at /docs)")
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
                 timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False)

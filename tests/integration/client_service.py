@@ -42,12 +42,18 @@ class Service:
 @contextmanager
 def running_service(connection: ConnectionInfo,
                     provider: EmbeddingProvider) -> Iterator[Service]:
-    """Serve ``api.app`` with uvicorn on a free loopback port until the block ends.
+    """Serve ``api.app`` with the test keys (see :func:`serving`) until the block ends."""
+    with serving(create_app(api_settings(connection), embedding_provider=provider)) as base_url:
+        yield Service(base_url)
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free loopback port until the block ends; yields its URL.
 
     Raises:
         RuntimeError: the service did not start within :data:`START_TIMEOUT` seconds.
     """
-    app = create_app(api_settings(connection), embedding_provider=provider)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -62,7 +68,7 @@ def running_service(connection: ConnectionInfo,
             raise RuntimeError("the REST service did not start (is Neo4j up? see the log)")
         time.sleep(0.05)
     try:
-        yield Service(f"http://127.0.0.1:{port}")
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(STOP_TIMEOUT)

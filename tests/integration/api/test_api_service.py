@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import numpy as np
+from fastapi import Depends
 from fastapi.testclient import TestClient
 
 from api.app import create_app
 from engrava_graph.graph.connection import ConnectionInfo
 from tests.integration.api.conftest import ADMIN, Api, api_settings, headers
+from tests.integration.client_service import serving
 
 ERROR_KEYS = {"error", "message", "field"}
 
@@ -87,3 +90,44 @@ def test_server_faults_are_500_without_internals(connection: ConnectionInfo) -> 
     body = response.json()
     assert set(body) == ERROR_KEYS
     assert "Traceback" not in body["message"] and "/secret/path" not in body["message"]
+
+
+def _boom() -> None:
+    raise RuntimeError("bug in a dependency /secret/path")
+
+
+def test_unexpected_500_keeps_the_request_id_and_the_keep_alive_connection(
+        connection: ConnectionInfo) -> None:
+    """A bug (here a route dependency that raises) is the documented 500 with the request id
+    in the header and the body, and the same keep-alive connection serves the next request."""
+    app = create_app(api_settings(connection), embedding_provider=None)
+    app.add_api_route("/test-only/boom", lambda: None, dependencies=[Depends(_boom)])
+    with serving(app) as base_url, httpx.Client(base_url=base_url) as http:
+        failed = http.get("/test-only/boom", headers={"X-Request-ID": "trace-500"})
+        assert failed.status_code == 500
+        assert failed.headers["X-Request-ID"] == "trace-500"
+        body = failed.json()
+        assert body["error"] == "internal" and "trace-500" in body["message"]
+        assert "/secret/path" not in failed.text and "Traceback" not in failed.text
+        assert failed.headers.get("connection", "").lower() != "close"
+        after = http.get("/healthz")  # same pooled connection: no ConnectionResetError
+        assert after.status_code == 200 and len(after.headers["X-Request-ID"]) == 32
+
+
+def test_bad_bodies_name_the_body_and_say_what_to_send(api: Api) -> None:
+    malformed = api.post("/v1/thoughts", content=b'{"essence": "x",,}',
+                         headers={"Content-Type": "application/json"})
+    assert malformed.status_code == 422
+    assert malformed.json()["field"] == "body"
+    assert malformed.json()["message"].startswith("body: malformed JSON at character 16")
+    untyped = api.post("/v1/thoughts", content=b'{"essence": "x"}')
+    assert untyped.status_code == 422 and untyped.json()["field"] == "body"
+    assert "Content-Type: application/json" in untyped.json()["message"]
+
+
+def test_library_validation_failures_name_the_field_briefly(api: Api) -> None:
+    thought = api.thought("patch me")
+    response = api.patch(f"/v1/thoughts/{thought['thought_id']}", json={"essence": None})
+    assert response.status_code == 422
+    assert response.json() == {"error": "validation_failed", "field": "essence",
+                               "message": "essence: Input should be a valid string"}
