@@ -130,10 +130,8 @@ async def _authorise(request: Request, credentials: HTTPAuthorizationCredentials
                         "this API key is read-only; writes need another key")
     request.state.namespace = namespace
     store = state.store(namespace)
-    if need is Need.CREATE:
-        await store.ensure_namespace()
-    elif not await store.namespace_exists():
-        raise NamespaceNotFoundError(namespace)
+    if need is not Need.CREATE and not await store.namespace_exists():
+        raise NamespaceNotFoundError(namespace)  # a create registers it in its own transaction
     return Access(caller=caller, namespace=namespace, store=store)
 
 

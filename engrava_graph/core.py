@@ -255,6 +255,11 @@ class Neo4jEngravaCore:
         await self.executor.write(Q["namespaces/ensure"], namespace=self.namespace,
                                   now=self._clock())
 
+    async def _register_in(self, tx: Any) -> None:
+        """Register this namespace inside a write transaction: a namespace exists exactly when a
+        write to it committed (a rejected write registers nothing)."""
+        await run_in(tx, Q["namespaces/ensure"], namespace=self.namespace, now=self._clock())
+
     async def namespace_exists(self) -> bool:
         """Whether this store's namespace is registered."""
         rows = await self.executor.read(Q["namespaces/exists"], namespace=self.namespace)
@@ -357,7 +362,8 @@ class Neo4jEngravaCore:
     async def create_thought(self, thought: ThoughtRecord, *, deduplicate: bool = False,
                              expires_after_seconds: float | None = None,
                              embedding: Sequence[float] | None = None) -> ThoughtRecord:
-        """Persist a new thought (and its embedding, entities and tags) in one transaction.
+        """Persist a new thought (and its embedding, entities and tags) in one transaction,
+        which also registers the namespace (nothing is registered when it fails).
 
         Args:
             thought: the record; ``created_at``/``updated_at`` are stamped when unset.
@@ -382,6 +388,7 @@ class Neo4jEngravaCore:
         row = self._row(stamped, vector)
 
         async def work(tx: Any) -> ThoughtRecord:
+            await self._register_in(tx)
             if deduplicate:
                 hit = await run_in(tx, Q["thoughts/dedup_confirm"], namespace=self.namespace,
                                    content_hash=row["props"]["content_hash"], now=self._clock())
@@ -391,8 +398,6 @@ class Neo4jEngravaCore:
                          ns_token=self._ns_token, rows=[row])
             return stamped
 
-        if deduplicate:
-            await self.ensure_namespace()
         try:
             return await self.executor.transaction(work)
         except ConstraintError as exc:
@@ -401,7 +406,8 @@ class Neo4jEngravaCore:
     async def bulk_store(self, thoughts: Sequence[ThoughtRecord], *,
                          embeddings: Sequence[Sequence[float] | None] | None = None,
                          batch_size: int = 1000) -> list[ThoughtRecord]:
-        """Persist many thoughts in ONE transaction (all or nothing), written in UNWIND batches.
+        """Persist many thoughts in ONE transaction (all or nothing), written in UNWIND batches;
+        the same transaction registers the namespace.
 
         All auto-embeddings are computed in one batched provider call (on a worker thread)
         before the transaction.
@@ -434,6 +440,7 @@ class Neo4jEngravaCore:
         rows = [self._row(t, v) for t, v in zip(stamped, vectors, strict=True)]
 
         async def work(tx: Any) -> None:
+            await self._register_in(tx)
             for start in range(0, len(rows), batch_size):
                 await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
                              ns_token=self._ns_token, rows=rows[start:start + batch_size])

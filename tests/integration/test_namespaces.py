@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engrava_graph.graph.registry import cypher
-from engrava_graph.model import EdgeType, InvalidNamespaceError, ReferentialIntegrityError
+from engrava_graph.model import (
+    DuplicateThoughtError,
+    EdgeType,
+    InvalidNamespaceError,
+    ReferentialIntegrityError,
+)
 from engrava_graph.core import Neo4jEngravaCore
 from tests.factories import edge, thought
 
@@ -90,3 +95,12 @@ def test_namespace_is_validated(executor):
     for bad in ("", "has space", "x" * 65, "a/b", "}) DETACH DELETE n //"):
         with pytest.raises(InvalidNamespaceError):
             Neo4jEngravaCore(executor, namespace=bad)
+
+
+async def test_the_first_committed_write_registers_the_namespace(make_store):
+    fresh = make_store()  # never registered
+    with pytest.raises(DuplicateThoughtError):
+        await fresh.bulk_store([thought("twice", thought_id="t"), thought("twice", thought_id="t")])
+    assert not await fresh.namespace_exists()
+    await fresh.create_thought(thought("first memory"), deduplicate=True)
+    assert await fresh.namespace_exists()
