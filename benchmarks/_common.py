@@ -21,6 +21,7 @@ import logging
 import os
 import platform
 import random
+import shutil
 import time
 import uuid
 import warnings
@@ -175,8 +176,6 @@ def fresh_local_neo4j(name: str) -> Iterator[Any]:
     them, and they slow vector search). Yields its ``ConnectionInfo``; its data is left for
     inspection until the next run.
     """
-    import shutil
-
     from engrava_graph.graph.server import LocalNeo4jServer
 
     server = LocalNeo4jServer(name)

@@ -125,14 +125,13 @@ class OurLayout:
                                            search_config=config) for s in self.stores],
                          self.specs)
 
-    def store_for(self, j: int) -> tuple[int, Neo4jEngravaCore]:
-        """The namespace index and store that query ``j`` asks."""
-        k = j % len(self.stores)
-        return k, self.stores[k]
+    def store_for(self, j: int) -> Neo4jEngravaCore:
+        """The store (namespace) that query ``j`` asks: ``j mod`` the number of namespaces."""
+        return self.stores[j % len(self.stores)]
 
     def foreign(self, j: int, ids: Sequence[str]) -> int:
         """How many of ``ids`` (the answer to query ``j``) belong to another namespace."""
-        k, _ = self.store_for(j)
+        k = j % len(self.stores)
         return sum(1 for tid in ids if self.owner.get(tid, k) != k)
 
 
@@ -160,7 +159,7 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
     One row per layout and operation."""
     base: list[dict[str, Any]] = []
     foreign = [0] * len(layouts)
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []  # (layout index, row)
     try:
         for layout in layouts:
             console.print(f"  ours {layout.label}: storing {len(specs):,} thoughts")
@@ -175,7 +174,7 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
 
         def retrieve_on(i: int, on: OurLayout, **params: Any) -> Query:
             async def ask(j: int) -> list[str]:
-                response = await on.store_for(j)[1].retrieve(queries[j], top_k=TOP_K, **params)
+                response = await on.store_for(j).retrieve(queries[j], top_k=TOP_K, **params)
                 if not params:
                     phases[i].append({**response.phase_timings,
                                       "candidates_activated": response.candidates_activated,
@@ -187,7 +186,7 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
 
         def hybrid_on(i: int, on: OurLayout) -> Query:
             async def ask(j: int) -> list[str]:
-                res = await on.store_for(j)[1].search_hybrid(
+                res = await on.store_for(j).search_hybrid(
                     queries[j], query_vector=qvecs[j].tolist(), top_k=TOP_K)
                 ids = [tid for tid, _ in res.results]
                 foreign[i] += on.foreign(j, ids)
@@ -210,13 +209,13 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
             stats = await timed_queries([ask for _, _, ask in runs], args.queries, args.warmup)
             for (i, lay, _), st in zip(runs, stats, strict=True):
                 plan = await lay.stores[0]._arms._plan(TOP_K)  # private: which vector arm ran
-                rows.append({**base[i], "operation": operation, "latency_ms": st,
-                             "vector_arm": f"{plan.strategy} (fetch_k={plan.fetch_k})",
-                             "thoughts_in_database": int(counts["in_database"])})
+                row = {**base[i], "operation": operation, "latency_ms": st,
+                       "vector_arm": f"{plan.strategy} (fetch_k={plan.fetch_k})",
+                       "thoughts_in_database": int(counts["in_database"])}
                 if operation == "retrieve":  # medians over timed and warm-up runs alike
-                    rows[-1]["retrieve_medians"] = {
-                        key: float(np.median([p[key] for p in phases[i]]))
-                        for key in phases[i][0]}
+                    row["retrieve_medians"] = {key: float(np.median([p[key] for p in phases[i]]))
+                                               for key in phases[i][0]}
+                rows.append((i, row))
     finally:
         for i, layout in enumerate(layouts):
             t0 = time.perf_counter()
@@ -224,11 +223,8 @@ async def bench_ours(layouts: list[OurLayout], specs: list[ThoughtSpec], vectors
                 await store.delete_namespace()
             if i < len(base):
                 base[i]["delete_s"] = time.perf_counter() - t0
-    for row in rows:
-        i = next(k for k, b in enumerate(base) if b["layout"] == row["layout"])
-        row["delete_s"] = base[i]["delete_s"]
-        row["foreign_results"] = foreign[i]
-    return rows
+    return [{**row, "delete_s": base[i]["delete_s"], "foreign_results": foreign[i]}
+            for i, row in rows]
 
 
 # ----------------------------------------------------------------------------------- peer
@@ -349,8 +345,7 @@ def render(report: dict[str, Any]) -> None:
         phase_table = Table(title="retrieve, median per phase (ms) and candidates")
         phase_table.add_column("layout")
         keys = [k for k in medians[0]["retrieve_medians"]
-                if k.startswith("candidates") or medians[0]["retrieve_medians"][k] > 0
-                or any(r["retrieve_medians"][k] > 0 for r in medians)]
+                if k.startswith("candidates") or any(r["retrieve_medians"][k] > 0 for r in medians)]
         for key in keys:
             phase_table.add_column(key.replace("candidates_", "cand. "), justify="right")
         for r in medians:

@@ -327,14 +327,15 @@ class Neo4jEngravaCore:
         """``vector`` as floats, if it has the store's length, finite items and a usable norm
         (:func:`~engrava_graph.embeddings.base.norm_problem`); else ValidationFailedError."""
         values = [float(x) for x in vector]
-        problem = (f"an embedding must be {self.vector_dimensions} finite floats, got "
-                   f"{len(values)} values"
-                   if len(values) != self.vector_dimensions or not np.isfinite(values).all()
-                   else NORM_RULE if norm_problem(values) is not None else None)
-        if problem is not None:
-            raise ValidationFailedError(problem, errors=[{"loc": ("embedding",), "msg": problem,
-                                                          "type": "value_error"}])
-        return values
+        if len(values) != self.vector_dimensions or not np.isfinite(values).all():
+            problem = (f"an embedding must be {self.vector_dimensions} finite floats, got "
+                       f"{len(values)} values")
+        elif norm_problem(values) is not None:
+            problem = NORM_RULE
+        else:
+            return values
+        raise ValidationFailedError(problem, errors=[{"loc": ("embedding",), "msg": problem,
+                                                      "type": "value_error"}])
 
     def _row(self, thought: ThoughtRecord, vector: list[float] | None) -> dict[str, Any]:
         props = {k: v for k, v in record_properties(thought).items() if v is not None}
