@@ -166,12 +166,17 @@ _KEYS_EXAMPLE = ("""'[{"name": "agent", "key": "a-long-random-secret-123", """
                  """"namespaces": ["agent-1"]}]'""")
 
 
-_UNPREFIXED = frozenset({"neo4j_uri", "neo4j_user", "neo4j_password", "neo4j_database"})
-
-
 def _variable(field: str) -> str:
-    """The environment variable of a settings field (``api_keys`` -> ``ENGRAVA_API_KEYS``)."""
-    return field.upper() if field in _UNPREFIXED else f"ENGRAVA_{field.upper()}"
+    """The environment variable of a settings field, as :class:`ApiSettings` reads it: its
+    upper-case alias (``neo4j_uri`` -> ``NEO4J_URI``), else the prefixed name (``api_keys`` ->
+    ``ENGRAVA_API_KEYS``)."""
+    info = ApiSettings.model_fields.get(field)
+    alias = info.validation_alias if info is not None else None
+    if isinstance(alias, AliasChoices):
+        named = [c for c in alias.choices if isinstance(c, str) and c.isupper()]
+        if named:
+            return named[0]
+    return f"{ApiSettings.model_config['env_prefix']}{field.upper()}"
 
 
 def load_settings(env_file: Path | None, *, insecure_dev: bool = False) -> ApiSettings:
