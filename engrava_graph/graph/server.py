@@ -45,7 +45,7 @@ DEFAULT_HEAP = "1g"
 DEFAULT_PAGECACHE = "512m"
 USER = "neo4j"
 POM_NAME = "neo4j-server.pom.xml"
-ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ENTRY_POINTS = ("org.neo4j.server.CommunityEntryPoint", "org.neo4j.server.Neo4jCommunity")
 SUPPORTED_JAVA = (17, 21)
 INSTALL_HINT = (
     "Install Java 17 and Maven (Debian/Ubuntu: `apt-get install openjdk-17-jre-headless maven`; "
@@ -316,7 +316,7 @@ class LocalNeo4jServer:
         (self.home / "conf" / "neo4j.conf").write_text(conf)
         password = self._ensure_password()
         if not self._system_db_exists():
-            self._run_java(java, lib, "Neo4jAdminBoot", ["dbms", "set-initial-password", password])
+            self._run_java(java, lib, "Neo4jAdminCommand", ["dbms", "set-initial-password", password])
         command = self._server_command(java, lib)
         with open(self.console_log, "wb") as log:
             process = subprocess.Popen(
@@ -372,10 +372,10 @@ class LocalNeo4jServer:
 
         This also validates neo4j.conf. Raises Neo4jUnavailableError if the launcher fails.
         """
-        output = self._run_java(java, lib, "Neo4jBoot", ["console", "--dry-run"])
+        output = self._run_java(java, lib, "Neo4jCommand", ["console", "--dry-run"])
         lines = [line for line in output.splitlines() if line.strip()]
         command = shlex.split(lines[-1]) if lines else []
-        if ENTRY_POINT not in command:
+        if not set(ENTRY_POINTS) & set(command):
             raise Neo4jUnavailableError(f"Unexpected output from the Neo4j launcher:\n{output}")
         return command
 
