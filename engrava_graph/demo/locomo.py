@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engrava_graph.conversations import clip
 from engrava_graph.model import EdgeRecord, EdgeType, ThoughtRecord, ThoughtType
 from engrava_graph.model.errors import DatasetError
 
@@ -78,15 +79,6 @@ def parse_session_date(text: str) -> datetime:
         ValueError: on any other shape.
     """
     return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
-
-
-def clip(text: str, limit: int = 200) -> str:
-    """``text`` cut to at most ``limit`` characters at a word boundary (with an ellipsis)."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit - 1].rsplit(" ", 1)[0]
-    return cut + "…"
 
 
 def session_id(dia_id: str) -> str:
