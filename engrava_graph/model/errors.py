@@ -3,7 +3,7 @@
 One root, :class:`EngravaGraphError`; every error carries its context as attributes and a message
 that says what to do next. Errors that pydantic validators may raise also subclass ``ValueError``.
 Names follow the peer package ``engrava`` where it has the same error. Each class has one HTTP
-status and machine code in ``engrava_graph/error_codes.py``.
+status and machine code in ``engrava_graph/model/error_codes.py``.
 """
 
 from __future__ import annotations
@@ -85,6 +85,21 @@ class DuplicateThoughtError(EngravaGraphError):
             f"or a new thought_id"
         )
         self.thought_id = thought_id
+
+
+class MessageConflictError(EngravaGraphError):
+    """A conversation already holds a message with this id and other content (or speaker):
+    ``add_messages`` never overwrites a stored message."""
+
+    def __init__(self, *, conversation_id: str, message_id: str, position: int | None) -> None:
+        where = "" if position is None else f" at position {position}"
+        super().__init__(
+            f"conversation {conversation_id!r} already has message {message_id!r}{where} with "
+            f"other content; re-send it unchanged, or give the new message another message_id"
+        )
+        self.conversation_id = conversation_id
+        self.message_id = message_id
+        self.position = position
 
 
 class DuplicateEdgeError(EngravaGraphError):
@@ -302,3 +317,25 @@ class NamespaceNotFoundError(EngravaGraphError, LookupError):
             f"write a thought to create it"
         )
         self.namespace = namespace
+
+
+class InvalidQueryError(EngravaGraphError, ValueError):
+    """A retrieval argument is unusable: empty or over-long query text, a naive ``now``,
+    an unknown pathway, or a tuning knob outside [0, 1].
+
+    It also subclasses ``ValueError`` so pydantic validators may raise it; the API maps it
+    to HTTP 422.
+
+    Attributes:
+        field: Name of the offending argument (``"query"``, ``"now"``, ``"pathway"``, ...).
+
+    Examples:
+        >>> raise InvalidQueryError("query must not be empty", field="query")
+        Traceback (most recent call last):
+        ...
+        engrava_graph.model.errors.InvalidQueryError: query must not be empty
+    """
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
