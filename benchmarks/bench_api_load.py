@@ -43,14 +43,7 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
-from _common import (
-    CorpusGenerator,
-    cached_vectors,
-    chunks,
-    machine_info,
-    our_record,
-    percentiles,
-)
+from _common import CorpusGenerator, fill_synthetic_namespace, machine_info, percentiles
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
@@ -63,34 +56,14 @@ STOP_TIMEOUT = 30.0  # seconds for the server to exit after SIGTERM
 
 
 async def load_corpus(info: ConnectionInfo, args: argparse.Namespace) -> float:
-    """Fill the namespace up to ``args.thoughts`` thoughts and return the seconds it took.
-
-    Each chunk is one transaction and the corpus is prefix-stable, so a namespace that holds a
-    whole number of chunks (an interrupted load) is completed rather than rebuilt."""
-    provider = SentenceTransformerProvider()
+    """Fill the namespace up to ``args.thoughts`` thoughts and return the seconds it took
+    (:func:`_common.fill_synthetic_namespace`)."""
     async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                          database=info.database, namespace=args.namespace,
-                                         embedding_provider=provider) as store:
-        await store.ensure_schema()
-        have = await store.count_thoughts()
-        if have > args.thoughts or have % args.chunk:
-            await store.delete_namespace()
-            await store.ensure_namespace()
-            have = 0
-        console.print(f"{have} thoughts already in {args.namespace!r}")
-        specs = CorpusGenerator(seed=args.seed).thoughts(args.thoughts)
-        began = time.perf_counter()
-        vectors = (cached_vectors(provider, [s.text for s in specs],
-                                  Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
-                   if have < len(specs) else None)
-        for start, stop in chunks(len(specs), args.chunk):
-            if stop <= have:
-                continue
-            part = specs[start:stop]
-            await store.bulk_store([our_record(s) for s in part],
-                                   embeddings=vectors[start:stop].tolist())
-            console.print(f"  stored {stop}/{len(specs)} ({time.perf_counter() - began:.0f} s)")
-        return time.perf_counter() - began
+                                         embedding_provider=SentenceTransformerProvider()) as store:
+        return await fill_synthetic_namespace(
+            store, CorpusGenerator(seed=args.seed).thoughts(args.thoughts),
+            Path(args.cache) / f"dream-corpus-s{args.seed}.npy", args.chunk, console.print)
 
 
 def start_server(info: ConnectionInfo, namespace: str, key: str, port: int) -> subprocess.Popen:
