@@ -83,7 +83,8 @@ def locomo_corpus(path: Path, conversation: str) -> tuple[list[ThoughtSpec], lis
     characters as the synthetic corpus is), its questions,
     and the instant after its last session (the ``now`` of retrieve)."""
     conv = next(c for c in load_dataset(path) if c.sample_id == conversation)
-    specs = [ThoughtSpec(thought_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"{conversation}/{t.thought_id}")),
+    specs = [ThoughtSpec(thought_id=str(uuid.uuid5(uuid.NAMESPACE_URL,
+                                                   f"{conversation}/{t.thought_id}")),
                          text=t.content[:200], thought_type="OBSERVATION", priority="P3",
                          cycle=t.created_cycle, metadata={"speaker": t.metadata["speaker"],
                                                           "session": t.metadata["session"]})
@@ -198,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", nargs="+", choices=("locomo", "synthetic"),
                         default=["locomo", "synthetic"])
-    parser.add_argument("--conversation", default="conv-42", help="a tuning conversation (conv-42: 629 turns)")
+    parser.add_argument("--conversation", default="conv-42",
+                        help="a tuning conversation (conv-42: 629 turns)")
     parser.add_argument("--locomo", type=Path, default=LOCOMO_FILE)
     parser.add_argument("--thoughts", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
