@@ -81,7 +81,7 @@ LOCOMO_FILE = Path("/work/shared/data/locomo/locomo7.json")
 def locomo_corpus(path: Path, conversation: str) -> tuple[list[ThoughtSpec], list[str], datetime]:
     """The turns of one LoCoMo conversation as specs (text = "Speaker: text", clipped to 200
     characters as the synthetic corpus is), its questions,
-    and the instant after its last session (the ``now`` of retrieve)."""
+    and the date of its last session (the ``now`` of retrieve)."""
     conv = next(c for c in load_dataset(path) if c.sample_id == conversation)
     specs = [ThoughtSpec(thought_id=str(uuid.uuid5(uuid.NAMESPACE_URL,
                                                    f"{conversation}/{t.thought_id}")),
