@@ -75,6 +75,7 @@ from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import ValidTimeFilter, from_epoch_millis
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.entities import extract_entities
+from engrava_graph.retrieval.lucene import query_terms
 from engrava_graph.retrieval.orchestrator import RetrievalCycle
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import Explanation, RetrievalResponse
@@ -960,7 +961,9 @@ class Neo4jEngravaCore:
                 fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope))
         signals: dict[str, dict[str, float]] = {"fulltext": min_max(dict(fts_hits)),
                                                 "vector": dict(vec_hits)}
-        active = ["fulltext"] + (["vector"] if vector is not None else [])
+        # No informative term (stop words only): no keyword signal, its weight goes elsewhere.
+        active = (["fulltext"] if query_terms(query_text) else []) + (
+            ["vector"] if vector is not None else [])
         candidate_ids = sorted(set(signals["fulltext"]) | set(signals["vector"]))
         if candidate_ids and (recency is not None or weights["priority"] > 0):
             rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,

@@ -1,6 +1,8 @@
 """The two activation arms of search over Neo4j: the full-text index and the vector index.
 
-Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``);
+Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
+one query per analysed term, and scores the candidates with BM25 over the namespace's own
+statistics (:mod:`engrava_graph.retrieval.bm25`), so no other namespace's data moves its scores;
 the vector arm cannot (Neo4j 5.26's vector index ranks the whole database before any ``WHERE``),
 so a namespace small next to the database is searched by exact cosine, and a large one through
 the HNSW index over-fetched by the database/namespace size ratio. The choice is reported.
@@ -16,21 +18,25 @@ from typing import Any
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.namespace import fulltext_namespace_token
+from engrava_graph.retrieval import bm25
 from engrava_graph.retrieval.fusion import (
     SearchConfig,
     cosine_to_index_score,
     index_score_to_cosine,
 )
-from engrava_graph.retrieval.lucene import namespaced_query
+from engrava_graph.retrieval.lucene import query_terms, term_query
 
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")
 _VECTOR_EXACT = cypher("search/vector_exact")
-_COUNTS = cypher("namespaces/count_thoughts")
+_STATS = cypher("search/namespace_stats")
 
-#: How long namespace/database sizes are cached, in seconds (they only steer the arm choice).
-_COUNT_TTL_SECONDS = 30.0
+#: How long namespace statistics are cached, in seconds (BM25's N and avgdl, the arm choice).
+_STATS_TTL_SECONDS = 30.0
 _MAX_FETCH_K = 10_000
+#: Candidates the index returns per query term (a term matching more is scored on these, and
+#: its document frequency is taken as this cap).
+PER_TERM_LIMIT = 1_000
 
 
 def index_fetch_k(k: int, in_namespace: int, in_database: int, overfetch: int) -> int:
@@ -63,23 +69,41 @@ class SearchArms:
         self._namespace = namespace
         self._ns_token = fulltext_namespace_token(namespace)
         self._config = config
-        self._counts: tuple[float, int, int] | None = None
+        self._stats: tuple[float, int, float, int] | None = None
 
     async def fulltext(self, text: str, top_k: int, scope: dict[str, Any]) -> list[tuple[str, float]]:
-        """Keyword arm: ``(thought_id, raw Lucene score)``, best first; [] when ``text`` has no words.
+        """Keyword arm: ``(thought_id, BM25 score > 0)``, best first; [] when ``text`` has no
+        informative term (only stop words or punctuation).
+
+        The score uses only this namespace's statistics (its thought count, mean text length and
+        each term's document frequency), so it is the same whatever other namespaces hold.
 
         Args:
-            text: user text (escaped here, never parsed as Lucene syntax).
+            text: user text (analysed here, never parsed as Lucene syntax; at most 32 distinct
+                terms are searched, see :func:`~engrava_graph.retrieval.lucene.query_terms`).
             top_k: results wanted.
             scope: the ``search/_retrievable`` parameters (namespace, include_archived, now,
                 meta_filters).
         """
-        query = namespaced_query(text, self._ns_token)
-        if query is None or top_k <= 0:
+        terms = query_terms(text)
+        if not terms or top_k <= 0:
             return []
-        rows = await self._executor.read(_FULLTEXT, lucene_query=query, fetch_k=top_k * 2 + 10,
-                                         top_k=top_k, **scope)
-        return [(r["thought_id"], float(r["score"])) for r in rows]
+        rows = await self._executor.read(
+            _FULLTEXT, term_queries=[{"term": t, "query": term_query(t, self._ns_token)}
+                                     for t in terms],
+            per_term_limit=PER_TERM_LIMIT, **scope)
+        if not rows:
+            return []
+        matched: dict[str, set[str]] = {}
+        for entry in rows[0]["terms"]:
+            for thought_id in entry["ids"]:
+                matched.setdefault(thought_id, set()).add(entry["term"])
+        candidates = [bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]),
+                                     frozenset(matched.get(d["thought_id"], ())))
+                      for d in rows[0]["docs"]]
+        documents, mean_length, _ = await self._namespace_stats()
+        df = {entry["term"]: int(entry["df"]) for entry in rows[0]["terms"]}
+        return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
     async def vector(self, vector: Sequence[float], top_k: int, scope: dict[str, Any], *,
                      threshold: float = 0.0) -> tuple[list[tuple[str, float]], VectorPlan]:
@@ -100,15 +124,18 @@ class SearchArms:
         return [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows], plan
 
     async def _plan(self, top_k: int) -> VectorPlan:
-        in_namespace, in_database = await self._sizes()
+        in_namespace, _, in_database = await self._namespace_stats()
         if in_namespace <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
         return VectorPlan("index", index_fetch_k(top_k, in_namespace, in_database,
                                                  self._config.vector_overfetch))
 
-    async def _sizes(self) -> tuple[int, int]:
+    async def _namespace_stats(self) -> tuple[int, float, int]:
+        """``(thoughts in the namespace, their mean text length in characters, thoughts in the
+        database)``, cached for 30 s."""
         now = time.monotonic()
-        if self._counts is None or now - self._counts[0] > _COUNT_TTL_SECONDS:
-            rows = await self._executor.read(_COUNTS, namespace=self._namespace)
-            self._counts = (now, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]))
-        return self._counts[1], self._counts[2]
+        if self._stats is None or now - self._stats[0] > _STATS_TTL_SECONDS:
+            row = (await self._executor.read(_STATS, namespace=self._namespace))[0]
+            self._stats = (now, int(row["in_namespace"]), float(row["mean_length"]),
+                           int(row["in_database"]))
+        return self._stats[1], self._stats[2], self._stats[3]

@@ -20,7 +20,7 @@ from engrava_graph.retrieval.fusion import (
     redistribute,
     resolve_recency,
 )
-from engrava_graph.retrieval.lucene import namespaced_query
+from engrava_graph.retrieval.lucene import query_terms, term_query
 
 
 def test_access_buffer_coalesces_and_evicts_oldest():
@@ -71,10 +71,10 @@ def test_cosine_conversion():
     assert index_score_to_cosine(1.0) == 1.0 and index_score_to_cosine(0.25) == 0.0
 
 
-def test_lucene_query_escapes_everything():
-    q = namespaced_query('budget AND ") OR *:* (', "ns61")
-    assert q == "+ns_token:ns61 +(budget and or)"
-    assert namespaced_query("?!", "ns61") is None
+def test_lucene_queries_carry_no_syntax_and_no_stop_words():
+    assert query_terms('budget AND ") OR *:* ( REQ-FUNC*') == ["budget", "req", "func"]
+    assert [term_query(t, "ns61") for t in query_terms("budgets?")] == ["+ns_token:ns61 +budget"]
+    assert query_terms("?!") == [] and query_terms("NOT") == [] and query_terms("Is it on?") == []
 
 
 def test_registry_renders_from_enums_only():

@@ -1,0 +1,67 @@
+"""The keyword arm on the real Neo4j: namespace-local BM25, stop words, long and CJK text."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from tests.factories import thought
+
+TEAM = [
+    "The deployment window is Tuesday 2-4pm UTC",
+    "Deploy schedule: staging deploys happen every night",
+    "Melanie painted a sunrise over the lake last summer",
+    "Caroline adopted a golden retriever puppy named Max",
+    "The quarterly budget review is scheduled for Friday",
+    "Budget owners must approve every deployment of the billing service",
+    "Max the puppy chewed the lake house sofa",
+    "The lake trip is scheduled for the summer holidays",
+    "Friday deployments are frozen during the budget review",
+    "Caroline paints on Tuesdays; Melanie deploys on Fridays",
+]
+QUERIES = ["deploy schedule", "budget review on Friday", "lake summer painting",
+           "puppy named Max", "who deploys on Tuesday"]
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+async def _rankings(store) -> list[list[str]]:
+    out = []
+    for query in QUERIES:
+        out.append([tid for tid, _ in await store.search_fts(query, top_k=10)])
+        hybrid = await store.search_hybrid(query, top_k=10, recency_now=NOW)
+        out.append([tid for tid, _ in hybrid.results])
+        response = await store.retrieve(query, top_k=10, now=NOW)
+        out.append([r.thought_id for r in response.results])
+    return out
+
+
+async def test_rankings_do_not_depend_on_another_namespace(make_store):
+    """Writing and deleting a second namespace between two identical queries changes nothing:
+    keyword scores use only the searched namespace's statistics."""
+    store = make_store()
+    await store.bulk_store([thought(text) for text in TEAM])
+    before = await _rankings(store)
+    assert await _rankings(store) == before  # repeatable on its own
+    other = make_store()
+    # Skew database-wide term statistics: the query words everywhere, in long and short texts.
+    await other.bulk_store([thought(f"deploy budget lake puppy {i} " + "Friday schedule " * (i % 7))
+                            for i in range(300)])
+    assert await _rankings(store) == before
+    await other.delete_namespace()
+    assert await _rankings(store) == before
+
+
+async def test_stop_word_only_queries_give_no_keyword_signal(store):
+    await store.bulk_store([thought(text) for text in TEAM])
+    for query in ("NOT", "Is it on?", "the and of"):
+        assert await store.search_fts(query) == []
+        result = await store.search_hybrid(query, top_k=5)
+        assert "fulltext" not in result.backends_used
+
+
+async def test_long_cjk_text_is_searched(store):
+    await store.bulk_store([thought("北京的天气很好，我们去公园散步"), thought("Lunch at noon")])
+    question = "北京天气" * 270 + "".join(chr(0x4E00 + i) for i in range(1025))
+    hits = await store.search_fts(question)
+    assert hits and hits[0][0] is not None
+    assert (await store.search_hybrid(question, top_k=3)).results
+    assert (await store.retrieve(question[:1000], top_k=3)).results is not None
