@@ -6,13 +6,16 @@ other tenants' data. The keyword arm therefore uses the index only to find candi
 scores them here with the namespace's own statistics: document count, mean document length,
 and each term's document frequency within the namespace.
 
-Formula (Robertson & Zaragoza 2009; Lucene's ``BM25Similarity`` defaults ``k1 = 1.2``,
-``b = 0.75``)::
+Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
 
     score(d) = sum over query terms t of  idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
-    idf(t)   = ln(1 + (N - df + 0.5) / (df + 0.5))
+    idf(t)   = max(ln((N - df + 0.5) / (df + 0.5)), 1e-6)
 
-with lengths in characters (only the ratio ``dl / avgdl`` matters).
+``k1 = 1.2``; ``b = 0.5`` (less length normalisation than Lucene's 0.75: memories are short, and
+LoCoMo conv-26/30/41/42 favour it); the Robertson-Spärck Jones idf floored at 1e-6 as SQLite
+FTS5's ``bm25()`` (the peer ``engrava``'s) does, so a term in more than half of the namespace's
+thoughts (a speaker's name on every turn) carries almost no weight. Lengths are in characters
+(only the ratio ``dl / avgdl`` matters).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from dataclasses import dataclass
 from engrava_graph.retrieval.lucene import analyse
 
 K1 = 1.2
-B = 0.75
+B = 0.5
+_IDF_FLOOR = 1e-6
 
 
 def keyword_text(essence: str | None, content: str | None) -> str:
@@ -67,9 +71,14 @@ class Candidate:
 
 
 def idf(documents: int, df: int) -> float:
-    """Lucene's BM25 idf, ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (>= 0)."""
+    """The Robertson-Spärck Jones idf ``ln((N - df + 0.5) / (df + 0.5))``, at least 1e-6.
+
+    Examples:
+        >>> round(idf(100, 1), 3), idf(100, 60)
+        (4.195, 1e-06)
+    """
     df = min(max(df, 0), max(documents, 0))
-    return math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+    return max(math.log((documents - df + 0.5) / (df + 0.5)), _IDF_FLOOR)
 
 
 def score(candidates: Iterable[Candidate], terms: Iterable[str], df: Mapping[str, int],

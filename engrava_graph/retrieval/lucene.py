@@ -9,8 +9,9 @@ on the analysis below:
 
 - tokens: runs of letters/digits, lowercased; each Han ideograph, Hiragana and Katakana
   character is a token of its own (as Lucene's StandardTokenizer splits them);
-- stop words: Lucene's English stop set (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``) plus
-  one-letter Latin tokens (possessive ``s``, ``i``), so a query made only of them has no terms;
+- stop words: Lucene's English stop set (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``), English
+  question words, pronouns and auxiliary verbs, and one-letter Latin tokens (possessive ``s``,
+  ``i``), so a query made only of them has no terms (no keyword signal);
 - light stemming: Lucene's ``EnglishMinimalStemmer`` (Harman's S-stemmer, plural ``-s``/``-ies``).
 """
 
@@ -19,9 +20,15 @@ from __future__ import annotations
 import re
 
 #: Lucene's EnglishAnalyzer stop set (org.apache.lucene.analysis.en.EnglishAnalyzer).
-STOP_WORDS = frozenset((
+LUCENE_STOP_WORDS = frozenset((
     "a an and are as at be but by for if in into is it no not of on or such that the their "
     "then there these they this to was will with").split())
+#: Question words, pronouns and auxiliary verbs: frequent in questions, rarely the answer's.
+FUNCTION_WORDS = frozenset((
+    "what when where who whom which why how did do does done have has had i you he she we me "
+    "my your his her our its him them was were been being am can could would should shall may "
+    "might must about from").split())
+STOP_WORDS = LUCENE_STOP_WORDS | FUNCTION_WORDS
 
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+",
                     re.UNICODE)
