@@ -81,6 +81,7 @@ from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import Explanation, RetrievalResponse
 from engrava_graph.retrieval.fusion import (
     SearchConfig,
+    cap_reflections,
     fuse,
     min_max,
     priority_scores,
@@ -965,9 +966,9 @@ class Neo4jEngravaCore:
         active = (["fulltext"] if query_terms(query_text) else []) + (
             ["vector"] if vector is not None else [])
         candidate_ids = sorted(set(signals["fulltext"]) | set(signals["vector"]))
-        if candidate_ids and (recency is not None or weights["priority"] > 0):
-            rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,
-                                            thought_ids=candidate_ids)
+        rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,
+                                        thought_ids=candidate_ids) if candidate_ids else []
+        if rows:
             if recency is not None and weights["recency"] > 0:
                 signals["recency"] = {r["thought_id"]: recency.score(
                     r["updated_cycle"], from_epoch_millis(r["updated_ms"]),
@@ -976,10 +977,14 @@ class Neo4jEngravaCore:
             if weights["priority"] > 0:
                 signals["priority"] = priority_scores(rows)
                 active.append("priority")
-        ranked = fuse(signals, redistribute(weights, active), top_k)
+        ranked, evicted = cap_reflections(
+            fuse(signals, redistribute(weights, active), len(candidate_ids)),
+            [r["thought_id"] for r in rows if r["thought_type"] == ThoughtType.REFLECTION.value],
+            top_k, config.reflection_topk_cap)
         self._track([tid for tid, _ in ranked])
         return HybridSearchResult(results=ranked, backends_used=frozenset(active),
-                                  recency_axis=recency.axis.value if recency else None)
+                                  recency_axis=recency.axis.value if recency else None,
+                                  reflections_evicted=evicted)
 
     async def recall(self, query: str, *, top_k: int = 10, current_cycle: int | None = None,
                      recency_now: datetime | str | None = None,

@@ -41,6 +41,8 @@ class SearchConfig(BoundedModel):
         exact_vector_max_thoughts: a namespace with at most this many thoughts is searched by
             exact cosine; a larger one by the HNSW vector index, over-fetched.
         vector_overfetch: minimum ANN over-fetch factor (raised by the database/namespace ratio).
+        reflection_topk_cap: at most ``int(top_k * cap)`` REFLECTIONs in a result list (the
+            peer's ``reflection_topk_cap``: 1 of a top 5); the rest make room for other thoughts.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -53,6 +55,7 @@ class SearchConfig(BoundedModel):
     recency_now_half_life_seconds: PositiveCount = 604_800
     exact_vector_max_thoughts: Count = 2_000
     vector_overfetch: PositiveCount = 4
+    reflection_topk_cap: float = Field(default=0.3, ge=0.0, le=1.0)
 
 
 class RecencyAxis(StrEnum):
@@ -174,6 +177,35 @@ def fuse(signals: Mapping[str, Mapping[str, float]], weights: Mapping[str, float
               for tid in ids]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return [(tid, round(score, 12)) for tid, score in scored[:top_k]]
+
+
+def cap_reflections(ranked: Sequence[tuple[str, float]], reflection_ids: Iterable[str],
+                    top_k: int, cap: float) -> tuple[list[tuple[str, float]], int]:
+    """The first ``top_k`` of ``ranked`` with at most ``int(top_k * cap)`` reflections: a
+    reflection past its slots is skipped and the next thought moves up (as the peer's
+    ``reflection_topk_cap``).
+
+    Returns:
+        ``(results, how many reflections were skipped)``.
+
+    Examples:
+        >>> cap_reflections([("r1", .9), ("r2", .8), ("a", .7), ("b", .6)], {"r1", "r2"}, 3, 0.4)
+        ([('r1', 0.9), ('a', 0.7), ('b', 0.6)], 1)
+    """
+    reflections = set(reflection_ids)
+    slots = int(top_k * cap + 1e-9)
+    kept: list[tuple[str, float]] = []
+    evicted = 0
+    for thought_id, value in ranked:
+        if len(kept) == top_k:
+            break
+        if thought_id in reflections:
+            if slots == 0:
+                evicted += 1
+                continue
+            slots -= 1
+        kept.append((thought_id, value))
+    return kept, evicted
 
 
 def index_score_to_cosine(score: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from engrava_graph.model import ThoughtType
 from tests.factories import thought
 
 TEAM = [
@@ -65,3 +66,15 @@ async def test_long_cjk_text_is_searched(store):
     assert hits and hits[0][0] is not None
     assert (await store.search_hybrid(question, top_k=3)).results
     assert (await store.retrieve(question[:1000], top_k=3)).results is not None
+
+
+async def test_reflections_take_at_most_one_of_a_top_five(store):
+    notes = [thought(f"Hiking trip {i}: we hiked the mountain trail at dawn") for i in range(6)]
+    reflections = [thought(f"Reflection {i}: hiking the mountain trail is a habit",
+                           thought_type=ThoughtType.REFLECTION) for i in range(3)]
+    await store.bulk_store(notes + reflections)
+    reflection_ids = {r.thought_id for r in reflections}
+    result = await store.search_hybrid("hiking mountain trail habit", top_k=5)
+    assert len(result.results) == 5
+    assert sum(tid in reflection_ids for tid, _ in result.results) == 1
+    assert result.reflections_evicted >= 1
