@@ -6,10 +6,16 @@ statistics (:mod:`engrava_graph.retrieval.bm25`), so no other namespace's data m
 the vector arm cannot (Neo4j 5.26's vector index ranks the whole database before any ``WHERE``),
 so a namespace small next to the database is searched by exact cosine, and a large one through
 the HNSW index over-fetched by the database/namespace size ratio. The choice is reported.
+
+A metadata filter narrows the candidates before ranking: the arms count the thoughts that pass
+it (cached 30 s per filter) and, when few pass, rank exactly those (exact cosine over the
+filtered set; BM25 over every filtered thought's text); otherwise they over-fetch by the
+namespace/filtered ratio. So ``top_k`` results come back whenever ``top_k`` thoughts match.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +35,9 @@ from engrava_graph.retrieval.lucene import query_terms, term_query
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")
 _VECTOR_EXACT = cypher("search/vector_exact")
+_FULLTEXT_SCAN = cypher("search/fulltext_scan")
 _STATS = cypher("search/namespace_stats")
+_COUNT_FILTERED = cypher("search/count_retrievable")
 
 #: How long namespace statistics are cached, in seconds (BM25's N and avgdl, the arm choice).
 _STATS_TTL_SECONDS = 30.0
@@ -37,6 +45,9 @@ _MAX_FETCH_K = 10_000
 #: Candidates the index returns per query term (a term matching more is scored on these, and
 #: its document frequency is taken as this cap).
 PER_TERM_LIMIT = 1_000
+#: A filter passed by at most this many thoughts has the keyword arm rank all of them.
+KEYWORD_SCAN_MAX = 1_000
+_FILTER_CACHE_SIZE = 256
 
 
 def index_fetch_k(k: int, in_namespace: int, in_database: int, overfetch: int) -> int:
@@ -70,6 +81,7 @@ class SearchArms:
         self._ns_token = fulltext_namespace_token(namespace)
         self._config = config
         self._stats: tuple[float, int, float, int] | None = None
+        self._filtered: dict[str, tuple[float, int]] = {}
 
     async def fulltext(self, text: str, top_k: int, scope: dict[str, Any]) -> list[tuple[str, float]]:
         """Keyword arm: ``(thought_id, BM25 score > 0)``, best first; [] when ``text`` has no
@@ -88,9 +100,11 @@ class SearchArms:
         terms = query_terms(text)
         if not terms or top_k <= 0:
             return []
+        filtered = await self._filtered_count(scope)
+        scan = filtered is not None and filtered <= KEYWORD_SCAN_MAX
         rows = await self._executor.read(
-            _FULLTEXT, term_queries=[{"term": t, "query": term_query(t, self._ns_token)}
-                                     for t in terms],
+            _FULLTEXT_SCAN if scan else _FULLTEXT,
+            term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
             per_term_limit=PER_TERM_LIMIT, **scope)
         if not rows:
             return []
@@ -115,20 +129,40 @@ class SearchArms:
             scope: the ``search/_retrievable`` parameters.
             threshold: minimum cosine similarity in [0, 1].
         """
-        plan = await self._plan(top_k)
+        plan = await self._plan(top_k, await self._filtered_count(scope))
         stmt = _VECTOR_EXACT if plan.strategy == "exact" else _VECTOR_INDEX
         rows = await self._executor.read(
             stmt, vector=[float(x) for x in vector], fetch_k=plan.fetch_k, top_k=top_k,
-            min_score=cosine_to_index_score(threshold), **scope,
+            # A cosine clipped to 0 passes a threshold of 0: negative cosines are kept.
+            min_score=cosine_to_index_score(threshold) if threshold > 0 else 0.0, **scope,
         )
         return [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows], plan
 
-    async def _plan(self, top_k: int) -> VectorPlan:
+    async def _plan(self, top_k: int, filtered: int | None) -> VectorPlan:
+        """Exact cosine when the namespace (or the part of it passing the filter) is small,
+        else the index over-fetched by the database/candidates ratio."""
         in_namespace, _, in_database = await self._namespace_stats()
-        if in_namespace <= self._config.exact_vector_max_thoughts:
+        candidates = in_namespace if filtered is None else filtered
+        if candidates <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
-        return VectorPlan("index", index_fetch_k(top_k, in_namespace, in_database,
+        return VectorPlan("index", index_fetch_k(top_k, candidates, in_database,
                                                  self._config.vector_overfetch))
+
+    async def _filtered_count(self, scope: dict[str, Any]) -> int | None:
+        """How many thoughts pass the scope's metadata filter (cached 30 s per filter), or None
+        without a filter."""
+        if not scope.get("meta_filters"):
+            return None
+        key = json.dumps([scope["meta_filters"], scope["include_archived"]], sort_keys=True,
+                         default=str)
+        now = time.monotonic()
+        cached = self._filtered.get(key)
+        if cached is None or now - cached[0] > _STATS_TTL_SECONDS:
+            if len(self._filtered) >= _FILTER_CACHE_SIZE:
+                self._filtered.clear()
+            rows = await self._executor.read(_COUNT_FILTERED, **scope)
+            cached = self._filtered[key] = (now, int(rows[0]["matching"]))
+        return cached[1]
 
     async def _namespace_stats(self) -> tuple[int, float, int]:
         """``(thoughts in the namespace, their mean text length in characters, thoughts in the

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from engrava_graph.model import ThoughtType
+import numpy as np
+import pytest
+
+from engrava_graph.model import MetadataFilter, ThoughtType
 from tests.factories import thought
 
 TEAM = [
@@ -78,3 +81,34 @@ async def test_reflections_take_at_most_one_of_a_top_five(store):
     assert len(result.results) == 5
     assert sum(tid in reflection_ids for tid, _ in result.results) == 1
     assert result.reflections_evicted >= 1
+
+
+def _unit(seed: int, dims: int = 384) -> list[float]:
+    vector = np.random.default_rng(seed).normal(size=dims)
+    return [float(x) for x in vector / np.linalg.norm(vector)]
+
+
+@pytest.mark.parametrize("size", [200, 3_010])
+async def test_a_selective_filter_narrows_before_ranking(make_store, size):
+    """10 of ``size`` thoughts carry team=x, far from the query: both arms, search_hybrid and
+    every retrieve pathway still return top_k of them (3,010 is past the exact-cosine size)."""
+    store = make_store()
+    records = [thought(f"Note {i} about the harbour crane maintenance log",
+                       metadata={"team": "x" if i % (size // 10) == 0 else "y"})
+               for i in range(size)]
+    for start in range(0, size, 1_000):
+        chunk = records[start:start + 1_000]
+        await store.bulk_store(chunk, embeddings=[_unit(start + i) for i in range(len(chunk))])
+    team_x = {r.thought_id for r in records if r.metadata["team"] == "x"}
+    assert len(team_x) == 10
+    only_x = MetadataFilter.equals(team="x")
+    hybrid = await store.search_hybrid("crane maintenance", _unit(99_999), top_k=5,
+                                       filters=only_x)
+    assert len(hybrid.results) == 5 and {t for t, _ in hybrid.results} <= team_x
+    assert len(await store._arms.fulltext("crane", 5, store.retrievable_scope(
+        filters=only_x))) == 5
+    for pathway in ("exact", "attention", "energy"):
+        response = await store.retrieve("quarterly revenue forecast", top_k=5, pathway=pathway,
+                                        metadata_filter={"team": "x"})
+        assert len(response.results) == 5, pathway
+        assert {r.thought_id for r in response.results} <= team_x
