@@ -16,10 +16,13 @@ namespace/filtered ratio. So ``top_k`` results come back whenever ``top_k`` thou
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from neo4j.exceptions import ClientError
 
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
@@ -38,10 +41,14 @@ _VECTOR_EXACT = cypher("search/vector_exact")
 _FULLTEXT_SCAN = cypher("search/fulltext_scan")
 _STATS = cypher("search/namespace_stats")
 _COUNT_FILTERED = cypher("search/count_retrievable")
+log = logging.getLogger(__name__)
 
 #: How long namespace statistics are cached, in seconds (BM25's N and avgdl, the arm choice).
 _STATS_TTL_SECONDS = 30.0
 _MAX_FETCH_K = 10_000
+#: The index is always asked for at least this many results' worth of neighbours, so the first
+#: hits do not depend on ``top_k`` (an HNSW search for 1 neighbour explores less of the graph).
+INDEX_FLOOR_K = 50
 #: Candidates the index returns per query term (a term matching more is scored on these, and
 #: its document frequency is taken as this cap).
 PER_TERM_LIMIT = 1_000
@@ -102,10 +109,15 @@ class SearchArms:
             return []
         filtered = await self._filtered_count(scope)
         scan = filtered is not None and filtered <= KEYWORD_SCAN_MAX
-        rows = await self._executor.read(
-            _FULLTEXT_SCAN if scan else _FULLTEXT,
-            term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
-            per_term_limit=PER_TERM_LIMIT, **scope)
+        try:
+            rows = await self._executor.read(
+                _FULLTEXT_SCAN if scan else _FULLTEXT,
+                term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
+                per_term_limit=PER_TERM_LIMIT, **scope)
+        except ClientError as exc:  # a query the index refuses: no keyword signal, not a 500
+            log.warning("full-text query refused (%s) for %d terms; keyword arm empty",
+                        exc.code, len(terms))
+            return []
         if not rows:
             return []
         matched: dict[str, set[str]] = {}
@@ -145,8 +157,8 @@ class SearchArms:
         candidates = in_namespace if filtered is None else filtered
         if candidates <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
-        return VectorPlan("index", index_fetch_k(top_k, candidates, in_database,
-                                                 self._config.vector_overfetch))
+        return VectorPlan("index", index_fetch_k(max(top_k, INDEX_FLOOR_K), candidates,
+                                                 in_database, self._config.vector_overfetch))
 
     async def _filtered_count(self, scope: dict[str, Any]) -> int | None:
         """How many thoughts pass the scope's metadata filter (cached 30 s per filter), or None

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from engrava_graph.model import MetadataFilter, ThoughtType
+from engrava_graph.retrieval.fusion import SearchConfig
 from tests.factories import thought
 
 TEAM = [
@@ -112,3 +113,14 @@ async def test_a_selective_filter_narrows_before_ranking(make_store, size):
                                         metadata_filter={"team": "x"})
         assert len(response.results) == 5, pathway
         assert {r.thought_id for r in response.results} <= team_x
+
+
+async def test_the_first_index_hit_does_not_depend_on_top_k(make_store):
+    store = make_store(search_config=SearchConfig(exact_vector_max_thoughts=0))  # index path
+    await store.bulk_store([thought(f"Point {i}") for i in range(300)],
+                           embeddings=[_unit(i) for i in range(300)])
+    for seed in range(1_000, 1_030):
+        query = _unit(seed)
+        first = (await store.search_similar(query, top_k=1))[0][0]
+        for top_k in (2, 5, 10, 50):
+            assert (await store.search_similar(query, top_k=top_k))[0][0] == first
