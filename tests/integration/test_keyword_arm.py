@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engrava_graph.model import MetadataFilter, ThoughtType
-from engrava_graph.retrieval.fusion import SearchConfig
+from engrava_graph.search.fusion import SearchConfig
 from tests.factories import thought
 
 TEAM = [

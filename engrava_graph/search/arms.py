@@ -2,7 +2,7 @@
 
 Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
 one query per analysed term, and scores the candidates with BM25 over the namespace's own
-statistics (:mod:`engrava_graph.retrieval.bm25`), so no other namespace's data moves its scores;
+statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores;
 the vector arm cannot (Neo4j 5.26's vector index ranks the whole database before any ``WHERE``),
 so a namespace small next to the database is searched by exact cosine, and a large one through
 the HNSW index over-fetched by the database/namespace size ratio. The choice is reported.
@@ -27,13 +27,13 @@ from neo4j.exceptions import ClientError
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.namespace import fulltext_namespace_token
-from engrava_graph.retrieval import bm25
-from engrava_graph.retrieval.fusion import (
+from engrava_graph.search import bm25
+from engrava_graph.search.fusion import (
     SearchConfig,
     cosine_to_index_score,
     index_score_to_cosine,
 )
-from engrava_graph.retrieval.lucene import query_terms, term_query
+from engrava_graph.search.lucene import query_terms, term_query
 
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")
@@ -99,7 +99,7 @@ class SearchArms:
 
         Args:
             text: user text (analysed here, never parsed as Lucene syntax; at most 32 distinct
-                terms are searched, see :func:`~engrava_graph.retrieval.lucene.query_terms`).
+                terms are searched, see :func:`~engrava_graph.search.lucene.query_terms`).
             top_k: results wanted.
             scope: the ``search/_retrievable`` parameters (namespace, include_archived, now,
                 meta_filters).

@@ -4,7 +4,7 @@ index.
 The index (English analyzer) only finds candidates: one Lucene query per analysed query term,
 each required to be in the namespace (``+ns_token:``), so no query ever has more than two
 clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached, whatever the text's length or
-script). Scoring is BM25 over the namespace's own statistics (:mod:`engrava_graph.retrieval.bm25`),
+script). Scoring is BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
 on the analysis below:
 
 - tokens: runs of letters/digits, lowercased; each Han ideograph, Hiragana and Katakana

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engrava_graph.retrieval.lucene import analyse
+from engrava_graph.search.lucene import analyse
 
 K1 = 1.2
 B = 0.5
