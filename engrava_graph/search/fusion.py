@@ -35,9 +35,8 @@ class SearchConfig(BoundedModel):
     """Defaults of hybrid search (the peer's ``SearchConfig`` values).
 
     Attributes:
-        fts_weight, vector_weight, recency_weight, priority_weight: fusion weights (>= 0).
-        recency_half_life: cycles for cycle recency to halve.
-        recency_now_half_life_seconds: seconds for transaction-time recency to halve (7 days).
+        fts_weight, vector_weight, priority_weight: fusion weights (>= 0); the recency weight
+            and half-lives are in :class:`TimeConfig`, which ``retrieve`` reads too.
         exact_vector_max_thoughts: a namespace with at most this many thoughts is searched by
             exact cosine; a larger one by the HNSW vector index, over-fetched.
         vector_overfetch: minimum ANN over-fetch factor (raised by the database/namespace ratio).
@@ -49,13 +48,32 @@ class SearchConfig(BoundedModel):
 
     fts_weight: float = Field(default=0.3, ge=0.0)
     vector_weight: float = Field(default=0.55, ge=0.0)
-    recency_weight: float = Field(default=0.1, ge=0.0)
     priority_weight: float = Field(default=0.05, ge=0.0)
-    recency_half_life: PositiveCount = 50
-    recency_now_half_life_seconds: PositiveCount = 604_800
     exact_vector_max_thoughts: Count = 2_000
     vector_overfetch: PositiveCount = 4
     reflection_topk_cap: float = Field(default=0.3, ge=0.0, le=1.0)
+
+
+class TimeConfig(BoundedModel):
+    """Time and recency settings that every ranked path reads (``search_hybrid``/``recall``,
+    ``retrieve``/``explain``, dreaming's reflection search); the REST service sets its default
+    from ``ENGRAVA_TIME`` (JSON).
+
+    Attributes:
+        recency_weight: the recency signal's fusion weight in ``search_hybrid`` (>= 0; the
+            peer's 0.1).
+        half_life_cycles: cycles for cycle-axis recency to halve (every path).
+        half_life_seconds: seconds for transaction-time recency to halve (7 days; every path).
+        access_decay_rate: per day, ``retrieve``'s access-axis decay
+            ``1 / (1 + age_days * rate)`` when only ``now`` is given (0 disables it).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    recency_weight: float = Field(default=0.1, ge=0.0)
+    half_life_cycles: PositiveCount = 50
+    half_life_seconds: PositiveCount = 604_800
+    access_decay_rate: float = Field(default=0.05, ge=0.0)
 
 
 class RecencyAxis(StrEnum):
@@ -95,7 +113,7 @@ class RecencyReference:
 
 
 def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | None,
-                    provider_cycle: int | None, config: SearchConfig,
+                    provider_cycle: int | None, config: TimeConfig,
                     recency_half_life: int | None = None,
                     recency_now_half_life: int | None = None) -> RecencyReference | None:
     """Pick the recency axis of a query (spec 003, "The other recency axis").
@@ -124,13 +142,13 @@ def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | 
     if recency_now is not None:
         return RecencyReference(
             axis=RecencyAxis.TRANSACTION, now=parse_now("recency_now", recency_now),
-            half_life=float(recency_now_half_life or config.recency_now_half_life_seconds),
+            half_life=float(recency_now_half_life or config.half_life_seconds),
         )
     cycle = current_cycle if current_cycle is not None else provider_cycle
     if cycle is None:
         return None
     return RecencyReference(axis=RecencyAxis.CYCLE, cycle=cycle,
-                            half_life=float(recency_half_life or config.recency_half_life))
+                            half_life=float(recency_half_life or config.half_life_cycles))
 
 
 def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[str, float]:

@@ -108,7 +108,8 @@ class SearchMixin(StoreBase):
         config = self.search_config
         weights = {"fulltext": config.fts_weight if fts_weight is None else fts_weight,
                    "vector": config.vector_weight if vector_weight is None else vector_weight,
-                   "recency": config.recency_weight if recency_weight is None else recency_weight,
+                   "recency": (self.time_config.recency_weight if recency_weight is None
+                               else recency_weight),
                    "priority": (config.priority_weight if priority_weight is None
                                 else priority_weight)}
         if any(w < 0 for w in weights.values()):
@@ -117,7 +118,7 @@ class SearchMixin(StoreBase):
         provider_cycle = (resolve_cycle(None, self.cycle_provider)
                           if explicit is None and recency_now is None else None)
         recency = resolve_recency(current_cycle=explicit, recency_now=recency_now,
-                                  provider_cycle=provider_cycle, config=config,
+                                  provider_cycle=provider_cycle, config=self.time_config,
                                   recency_half_life=recency_half_life,
                                   recency_now_half_life=recency_now_half_life)
         scope = self.retrievable_scope(include_archived=include_archived, filters=filters)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
 from engrava_graph.model import MetadataFilter, ThoughtType
-from engrava_graph.search.fusion import SearchConfig
+from engrava_graph.search.fusion import SearchConfig, TimeConfig
 from tests.factories import thought
 
 TEAM = [
@@ -124,3 +125,26 @@ async def test_the_first_index_hit_does_not_depend_on_top_k(make_store):
         first = (await store.search_similar(query, top_k=1))[0][0]
         for top_k in (2, 5, 10, 50):
             assert (await store.search_similar(query, top_k=top_k))[0][0] == first
+
+
+async def test_one_time_config_steers_every_ranked_path(make_store):
+    """The same TimeConfig half-life moves search_hybrid and retrieve alike."""
+    namespace = f"t-time-{uuid.uuid4().hex[:8]}"
+    slow = make_store(namespace=namespace, time_config=TimeConfig(half_life_cycles=10_000))
+    fast = make_store(namespace=namespace, time_config=TimeConfig(half_life_cycles=1))
+    old = await slow.create_thought(thought("Kickoff meeting notes for the harbour project",
+                                            created_cycle=0, updated_cycle=0))
+    await slow.create_thought(thought("Weekly meeting notes about catering", created_cycle=9,
+                                      updated_cycle=9))
+
+    def score_of(pairs):
+        return dict(pairs)[old.thought_id]
+
+    hybrid = [score_of((await s.search_hybrid("kickoff meeting notes", top_k=2,
+                                              current_cycle=10)).results) for s in (slow, fast)]
+    assert hybrid[0] > hybrid[1]
+    retrieved = []
+    for s in (slow, fast):
+        response = await s.retrieve("kickoff meeting notes", top_k=2, current_cycle=10)
+        retrieved.append({r.thought_id: r.confidence for r in response.results}[old.thought_id])
+    assert retrieved[0] > retrieved[1]

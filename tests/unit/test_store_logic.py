@@ -12,7 +12,7 @@ from engrava_graph.model import InvalidRecencyArgumentError, RecencyModeConflict
 from engrava_graph.model.enums import EdgeType
 from engrava_graph.search.fusion import (
     RecencyAxis,
-    SearchConfig,
+    TimeConfig,
     fuse,
     index_score_to_cosine,
     min_max,
@@ -49,7 +49,7 @@ def test_min_max_and_fuse_order():
 
 
 def test_recency_axes():
-    cfg = SearchConfig()
+    cfg = TimeConfig()
     cyc = resolve_recency(current_cycle=100, recency_now=None, provider_cycle=None, config=cfg)
     assert cyc.axis is RecencyAxis.CYCLE
     assert math.isclose(cyc.score(50, None, None), 0.5)  # one half-life (50 cycles)
