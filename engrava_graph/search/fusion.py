@@ -165,12 +165,19 @@ def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[st
     return {k: (w / total if k in active_set else 0.0) for k, w in weights.items()}
 
 
+#: Keyword scores closer than this are equal for :func:`min_max`: BM25 differences that small
+#: come only from terms in most of the namespace's thoughts (idf floored at 1e-6), i.e. noise
+#: that stretching to [0, 1] would turn into a full-weight signal.
+MIN_MAX_TOLERANCE = 1e-4
+
+
 def min_max(scores: Mapping[str, float]) -> dict[str, float]:
-    """Min-max normalise to [0, 1]; when all scores are equal every one becomes 1.0."""
+    """Min-max normalise to [0, 1]; when all scores are equal (within
+    :data:`MIN_MAX_TOLERANCE`) every one becomes 1.0."""
     if not scores:
         return {}
     low, high = min(scores.values()), max(scores.values())
-    if high - low <= 1e-12:
+    if high - low <= MIN_MAX_TOLERANCE:
         return {k: 1.0 for k in scores}
     return {k: (v - low) / (high - low) for k, v in scores.items()}
 
