@@ -10,16 +10,17 @@ numbers from here: one place for the bounds, one message per kind of mistake.
   The counters Cypher adds to (``confirmation_count``, ``access_count``) saturate at
   :data:`INT64_MAX` (``cypher/thoughts/dedup_confirm``, ``record_access``), and cycles are only
   subtracted from one another (``$current_cycle - t.created_cycle``), so nothing overflows.
-- :class:`BoundedModel`: the base of those models: unknown fields are refused and every float
-  field (nested ones too, such as a vector's items) must be finite.
+- :class:`BoundedModel`: the base of those models: unknown fields are refused, every float
+  field (nested ones too, such as a vector's items) must be finite and no text (ids, essence,
+  content, tags, metadata, queries; nested ones too) may contain a NUL character.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -45,9 +46,45 @@ class BoundedModel(BaseModel):
     (``allow_inf_nan=False``: ``NaN``/``Infinity``, which Python's ``json`` accepts, fail
     validation with "Input should be a finite number"). Subclasses add their own config
     (``frozen``), which pydantic merges with this one.
+
+    Text must not contain NUL (``"\\x00"``): Neo4j stores it, but tools that read the value
+    back as a C string (terminals, log shippers, exporters) cut it there, and no caller means
+    it, so every string field (and every string nested in a list or a
+    dict, keys too) refuses it with "must not contain NUL characters". Records read back from
+    Neo4j skip this check (validation context :data:`STORED`), so a legacy value stays readable.
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _refuse_nul(cls, value: Any, info: ValidationInfo) -> Any:
+        if not (info.context or {}).get("stored") and contains_nul(value):
+            raise ValueError("must not contain NUL characters (\\x00)")
+        return value
+
+
+STORED: dict[str, bool] = {"stored": True}
+"""Validation context of records rebuilt from Neo4j properties (no NUL check: see
+:class:`BoundedModel`)."""
+
+
+def contains_nul(value: object) -> bool:
+    """Whether ``value`` (a string, or a list/tuple/dict nesting strings) contains ``"\\x00"``.
+
+    Examples:
+        >>> contains_nul({"a": ["ok", "b\\x00"]})
+        True
+        >>> contains_nul([0.5, 1.0])
+        False
+    """
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(contains_nul(k) or contains_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(contains_nul(v) for v in value if isinstance(v, str | list | tuple | dict))
+    return False
 
 
 def scalar_problem(value: object) -> str | None:
