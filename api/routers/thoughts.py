@@ -6,6 +6,7 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response, status
+from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from api.auth import CreateAccess, ReadAccess, WriteAccess
@@ -64,9 +65,9 @@ def parse_valid_time(valid_at: str | None, valid_within: str | None,
     bounds set); the predicates of :class:`ValidTimeFilter`.
 
     Raises:
-        ValidationFailedError: more than one given, a value that is not an instant or an
-            interval, or an interval whose end is before its start (``field`` names the
-            parameter).
+        RequestValidationError: more than one given, a value that is not an instant or an
+            interval, or an interval whose end is before its start (a 422 ``invalid_request``
+            naming the parameter, as for any other query parameter).
     """
     given = {name: text for name, text in (("valid_at", valid_at), ("valid_within", valid_within),
                                            ("valid_between", valid_between)) if text is not None}
@@ -74,9 +75,9 @@ def parse_valid_time(valid_at: str | None, valid_within: str | None,
         return None
     name, text = next(iter(given.items()))
 
-    def refuse(message: str) -> ValidationFailedError:
-        return ValidationFailedError(f"{name}: {message}", errors=[
-            {"loc": ("query", name), "msg": message, "type": "value_error"}])
+    def refuse(message: str) -> RequestValidationError:
+        return RequestValidationError([{"loc": ("query", name), "msg": message,
+                                        "type": "value_error"}])
 
     if len(given) > 1:
         raise refuse(f"give one of {sorted(given)}, not several")

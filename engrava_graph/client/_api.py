@@ -239,8 +239,9 @@ class ClientApi(ABC):
 
         Args:
             thought: the record, or its fields as a mapping.
-            deduplicate: when a thought with the same content exists, confirm it (its
-                ``confirmation_count`` grows) and return it instead of storing another.
+            deduplicate: when a thought with the same content exists and its valid time
+                covers this one's, confirm it (its ``confirmation_count`` grows) and return it
+                instead of storing another.
             expires_after_seconds: time to live, seconds.
             embedding: a precomputed vector to store instead of embedding the text.
 
