@@ -191,8 +191,29 @@ async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
                           field=field)
 
 
+def _unparsable_body(exc: StarletteHTTPException) -> str | None:
+    """The 422 message for a JSON body FastAPI could not parse for a reason other than bad
+    syntax (its 400 "error parsing the body"): bytes that are not UTF-8 (said with the byte and
+    its position) or nesting deeper than the JSON parser's recursion limit; else None."""
+    if exc.status_code != 400:
+        return None
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        byte = cause.object[cause.start:cause.start + 1].hex()
+        return (f"body: not UTF-8: byte 0x{byte} at position {cause.start} ({cause.reason}); "
+                f"send JSON encoded as UTF-8")
+    if isinstance(cause, RecursionError):
+        return ("body: JSON nested too deeply for the parser (about 1,000 levels at most); "
+                "send a flatter document")
+    return None
+
+
 async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    unparsable = _unparsable_body(exc)
+    if unparsable is not None:
+        return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, unparsable,
+                              field="body")
     code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
