@@ -6,8 +6,9 @@
 
 :data:`engrava_graph.error_codes.ERROR_CODES` gives each library error class
 (:class:`EngravaGraphError` and its subclasses) a status and code; a class not listed takes its
-nearest listed ancestor's. Request validation is 422 ``invalid_request``; Neo4j being unreachable
-is 503 with ``Retry-After``. Anything else is a 500 whose body says only "internal error" and
+nearest listed ancestor's. Request validation is 422 ``invalid_request`` (so is text UTF-8 cannot
+encode that reached the driver from a path or query value); Neo4j being unreachable is 503 with
+``Retry-After``. Anything else is a 500 whose body says only "internal error" and
 the request id; the traceback goes to the log, never to the client. That last answer is sent by
 :class:`api.middleware.RequestLogMiddleware` (:func:`unexpected_error_response`), not by an
 exception handler: Starlette sends a handler's 500 from its outermost middleware and re-raises,
@@ -218,6 +219,15 @@ async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
 
+async def _on_unencodable_text(_: Request, exc: Exception) -> JSONResponse:
+    """Text that reached the driver without passing a model (a path or query value) and that
+    UTF-8 cannot encode (a lone surrogate): the request's fault, not the server's."""
+    assert isinstance(exc, UnicodeEncodeError)
+    return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code,
+                          "a value is not valid Unicode (a lone surrogate such as \\ud800); send "
+                          "well-formed UTF-8 text")
+
+
 async def _on_neo4j_down(request: Request, exc: Exception) -> JSONResponse:
     log.warning("Neo4j unavailable on %s: %s", request.url.path, type(exc).__name__)
     return error_response(503, "neo4j_unavailable", _UNAVAILABLE_MESSAGE,
@@ -244,5 +254,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HttpError, _on_http_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_starlette_error)
+    app.add_exception_handler(UnicodeEncodeError, _on_unencodable_text)
     for cls in NEO4J_UNAVAILABLE:
         app.add_exception_handler(cls, _on_neo4j_down)
