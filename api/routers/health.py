@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from api.schemas import Health
 from engrava_graph.graph.schema import SCHEMA_VERSION
+from engrava_graph.wire import Health
 
 router = APIRouter(tags=["health"])
 

@@ -1,7 +1,7 @@
 """The `engrava-graph` console script.
 
 Each area is a Typer sub-app or command registered on ``app``; ``neo4j`` manages the local server.
-Errors end as one line and an exit code (:mod:`engrava_graph.cli_errors`), never a traceback.
+Errors end as one line and an exit code (:mod:`engrava_graph.cli.errors`), never a traceback.
 Run it as ``engrava-graph ...`` or ``python -m engrava_graph.cli ...``.
 """
 
@@ -13,13 +13,13 @@ import time
 import typer
 from rich.console import Console
 
-from engrava_graph.cli_errors import GuardedTyper
-from engrava_graph.demo.cli import demo
-from engrava_graph.dreaming.cli import dream
-from engrava_graph.explore_cli import register as register_explore_commands
+from engrava_graph.cli.demo import demo
+from engrava_graph.cli.dream import dream
+from engrava_graph.cli.errors import GuardedTyper
+from engrava_graph.cli.explore import register as register_explore_commands
+from engrava_graph.cli.serve import serve
 from engrava_graph.graph.schema import MAX_VECTOR_DIMENSIONS
 from engrava_graph.graph.server import LocalNeo4jServer
-from engrava_graph.serve import serve
 
 EXIT_NOT_RUNNING = 3
 
@@ -128,7 +128,3 @@ def neo4j_env() -> None:
 
 
 app.command("demo")(demo)
-
-
-if __name__ == "__main__":
-    app()

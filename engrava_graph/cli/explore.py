@@ -1,7 +1,7 @@
 """Console commands to look at a memory: ``explain`` (table or interactive HTML graph),
 ``browser-guide`` (serve the Neo4j Browser style and guide) and ``import-engrava`` (bring a
 memory over from the peer package's SQLite file). :func:`register` adds them to the
-``engrava-graph`` app, whose error boundary (:mod:`engrava_graph.cli_errors`) turns a failure
+``engrava-graph`` app, whose error boundary (:mod:`engrava_graph.cli.errors`) turns a failure
 into one line and an exit code."""
 
 from __future__ import annotations
