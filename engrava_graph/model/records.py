@@ -69,7 +69,7 @@ def _as_status(value: Any) -> LifecycleStatus | None:
     return None
 
 
-def _checked_metadata(value: Any) -> Any:
+def checked_metadata(value: Any) -> Any:
     """Validate metadata before pydantic's union checks, for one clear message."""
     if value is None:
         return {}
@@ -156,7 +156,7 @@ class ThoughtRecord(BoundedModel):
     @field_validator("metadata", mode="before")
     @classmethod
     def _check_metadata(cls, value: Any) -> Any:
-        return _checked_metadata(value)
+        return checked_metadata(value)
 
     @field_validator("tags")
     @classmethod
@@ -268,7 +268,7 @@ class EdgeRecord(BoundedModel):
     @field_validator("metadata", mode="before")
     @classmethod
     def _check_metadata(cls, value: Any) -> Any:
-        return _checked_metadata(value)
+        return checked_metadata(value)
 
     @model_validator(mode="after")
     def _check_shape(self) -> Self:
