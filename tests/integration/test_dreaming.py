@@ -341,7 +341,7 @@ async def test_dream_command_fails_clearly_without_neo4j():
     assert "Neo4j is not reachable" in proc.stderr
     bad = _dream_command("-n", "x", "-c", "1", "--min-size", "9", "--max-size", "4",
                          "--uri", "bolt://127.0.0.1:1")
-    assert bad.returncode == 1 and "max_cluster_size" in bad.stderr
+    assert bad.returncode == 2 and "max_cluster_size" in bad.stderr  # a usage error
 
 
 async def test_dream_command_refuses_a_namespace_that_does_not_exist(make_store):
