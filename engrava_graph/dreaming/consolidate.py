@@ -87,6 +87,8 @@ class DreamResult:
         clusters_covered: clusters whose members were all consolidated by ACTIVE reflections
             already (no new reflection; see :mod:`engrava_graph.dreaming.writer`).
         edges_created: CONSOLIDATED_FROM plus ASSOCIATED edges created.
+        reflections_superseded: older reflections a grown cluster's new reflection superseded
+            (see :mod:`engrava_graph.dreaming.writer`).
         orphans_retired: reflections retired by the sweep; reflections_unretired: un-marked.
         strategy: how neighbours were found, ``"exact"`` or ``"index"`` (``""`` when skipped).
         resumed: the run existed and had not completed (a killed or failed pass finished now).
@@ -107,6 +109,7 @@ class DreamResult:
     reflections_created: int = 0
     reflections_existing: int = 0
     clusters_covered: int = 0
+    reflections_superseded: int = 0
     edges_created: int = 0
     orphans_retired: int = 0
     reflections_unretired: int = 0
@@ -195,6 +198,7 @@ async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig
         "clusters_rejected": result.clusters_rejected,
         "reflections_existing": result.reflections_existing,
         "clusters_covered": result.clusters_covered,
+        "reflections_superseded": result.reflections_superseded,
         "orphans_retired": result.orphans_retired, "strategy": result.strategy,
         "seconds": seconds}, counts)
     return dataclasses.replace(result, seconds=seconds,
@@ -237,8 +241,9 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         executor=ctx.executor, namespace=ctx.namespace,
         ns_token=fulltext_namespace_token(ctx.namespace), run_id=run_id,
         current_cycle=current_cycle, config=config, now=now,
-        extract_entities=ctx.extract_entities)
-    created = existing = covered = 0
+        extract_entities=ctx.extract_entities,
+        protected_priorities=tuple(p.value for p in ctx.protected_priorities))
+    created = existing = covered = superseded = 0
     total = len(found.clusters)
     for start in range(0, total, config.write_batch_clusters):
         batch = _pending(ctx.namespace, pool, found, edges, start,
@@ -247,6 +252,7 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         created += outcome.created
         existing += outcome.existing
         covered += outcome.covered
+        superseded += outcome.superseded
         counts["reflections_created"] += outcome.created
         counts["edges_created"] += outcome.consolidated_edges + outcome.associated_edges
         if progress is not None:
@@ -259,6 +265,7 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         run_id=run_id, current_cycle=current_cycle, candidates_evaluated=len(pool),
         clusters_found=total, clusters_rejected=found.rejected_oversize,
         reflections_created=created, reflections_existing=existing, clusters_covered=covered,
+        reflections_superseded=superseded,
         edges_created=counts["edges_created"], orphans_retired=retired,
         reflections_unretired=unretired, strategy=strategy, active_signal_weights=weights,
         flat_signals=sorted(set(config.signals) - active), phase_seconds=phases)

@@ -265,6 +265,39 @@ async def test_retired_reflection_is_hidden_even_with_include_archived(store, me
         i for i, _ in (await store.recall("Melanie painting a lake sunrise")).results]
 
 
+async def test_a_grown_cluster_supersedes_its_old_reflection(store):
+    dogs = TOPICS["dogs"]
+    await store.bulk_store([thought(t, created_cycle=1, updated_cycle=1) for t in dogs[:3]])
+    await store.consolidate(2, config=CONFIG)
+    [old] = await _reflections(store)
+    [late] = await store.bulk_store([thought(dogs[3], created_cycle=2, updated_cycle=2)])
+    grown = await store.consolidate(3, config=CONFIG)
+    assert (grown.reflections_created, grown.reflections_superseded) == (1, 1)
+    [new] = [r for r in await _reflections(store) if r.thought_id != old.thought_id]
+    assert set(new.consolidated_from) == set(old.consolidated_from) | {late.thought_id}
+    archived = await store.get_thought(old.thought_id)
+    assert archived.lifecycle_status is LifecycleStatus.ARCHIVED
+    [link] = [e for e in await store.get_edges(new.thought_id, direction=EdgeDirection.OUT)
+              if e.edge_type is EdgeType.DERIVED_FROM]
+    assert link.to_thought_id == old.thought_id and link.source is KnowledgeSource.DREAMING
+    query = "Caroline's golden retriever puppy Max"
+    for kwargs in ({}, {"include_archived": True}):  # out of every ranked path
+        assert [i for i, _ in (await store.recall(query, **kwargs)).results
+                if i in (old.thought_id, new.thought_id)] == [new.thought_id]
+    assert old.thought_id not in [i for i, _ in
+                                  (await store.search_reflections_only(query)).results]
+    assert old.thought_id not in [m.thought_id for m in (await store.retrieve(query)).results]
+
+    for cycle in (3, 4):  # idempotent: the same pass again and a later one change nothing
+        again = await store.consolidate(cycle, config=CONFIG)
+        assert (again.reflections_created, again.reflections_superseded,
+                again.reflections_unretired) == (0, 0, 0)
+    assert (await store.get_thought(old.thought_id)).lifecycle_status is LifecycleStatus.ARCHIVED
+    assert len(await _reflections(store)) == 2
+    assert old.thought_id not in [i for i, _ in
+                                  (await store.recall(query, include_archived=True)).results]
+
+
 async def test_restore_thought_brings_a_retired_reflection_back(store, memory):
     await store.consolidate(2, config=CONFIG)
     [budget] = [r for r in await _reflections(store)
