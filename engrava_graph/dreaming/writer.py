@@ -58,7 +58,8 @@ class PendingCluster:
 
 @dataclass(frozen=True)
 class WriteContext:
-    """What every batch of one pass shares."""
+    """What every batch of one pass shares (``stored_vector``: a pool thought's stored embedding
+    when the pass holds the vectors already; else the writer reads them with the members)."""
 
     executor: GraphExecutor
     namespace: str
@@ -69,6 +70,7 @@ class WriteContext:
     now: datetime
     extract_entities: Callable[[str], list[str]]
     protected_priorities: tuple[str, ...] = ()
+    stored_vector: Callable[[str], np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
@@ -134,10 +136,13 @@ def _reflection_row(ctx: WriteContext, cluster: PendingCluster,
 async def _members(ctx: WriteContext, clusters: Sequence[PendingCluster],
                    scores: Mapping[str, float]) -> dict[str, summary.Member]:
     ids = [m for c in clusters for m in c.member_ids]
-    rows = await ctx.executor.read(_MEMBERS, namespace=ctx.namespace, thought_ids=ids)
+    lookup = ctx.stored_vector
+    rows = await ctx.executor.read(_MEMBERS, namespace=ctx.namespace, thought_ids=ids,
+                                   with_embedding=lookup is None)
     return {r["thought_id"]: summary.Member(
         thought_id=r["thought_id"], essence=r["essence"], content=r["content"],
-        embedding=np.asarray(r["embedding"], dtype=np.float64),
+        embedding=(np.asarray(r["embedding"], dtype=np.float64) if lookup is None
+                   else lookup(r["thought_id"])),
         created_cycle=int(r["created_cycle"]), confidence=r["confidence"],
         valid_from=r["valid_from"].to_native() if r["valid_from"] is not None else None,
         valid_until=r["valid_until"].to_native() if r["valid_until"] is not None else None,

@@ -38,7 +38,9 @@ def _unavailable(exc: Exception) -> Neo4jUnavailableError:
 async def _run(tx: AsyncManagedTransaction, stmt: CypherStatement,
                params: Mapping[str, Any]) -> Records:
     result = await tx.run(stmt.text, dict(params))
-    return [record.data() for record in await result.fetch(2**31 - 1)]
+    # dict(record), not Record.data(): the statements return maps, lists and scalars, never
+    # nodes or relationships, and data()'s recursive conversion costs ~0.5 ms per 384-float row.
+    return [dict(record) for record in await result.fetch(2**31 - 1)]
 
 
 class GraphExecutor:
@@ -109,7 +111,7 @@ class GraphExecutor:
         try:
             async with self._session() as session:
                 result = await session.run(stmt.text, params)
-                return [r.data() for r in await result.fetch(2**31 - 1)]
+                return [dict(r) for r in await result.fetch(2**31 - 1)]
         except (ServiceUnavailable, SessionExpired) as exc:
             raise _unavailable(exc) from exc
 
