@@ -99,8 +99,9 @@ def dream(
     max_size: int = typer.Option(200, min=2, help="Largest cluster that makes a reflection."),
     every: int = typer.Option(1, min=1, help="Run only at cycles that are multiples of this."),
     strategy: str = typer.Option(
-        "auto", help="Neighbour search: auto, exact, index (HNSW) or stream (NumPy over the "
-                     "vectors read from Neo4j; fastest on a busy server)."),
+        "auto", help="Neighbour search: auto (by pool size), exact (Cypher), stream (exact, "
+                     "NumPy over the vectors read from Neo4j), ivf (inverted-file index in "
+                     "NumPy, approximate) or index (HNSW, one query per thought)."),
     uri: str | None = typer.Option(None, envvar="NEO4J_URI", help="bolt:// or neo4j:// URI."),
     user: str = typer.Option("neo4j", envvar="NEO4J_USER"),
     password: str = typer.Option("", envvar="NEO4J_PASSWORD", show_default=False),
