@@ -8,7 +8,7 @@ and each term's document frequency within the namespace.
 
 Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
 
-    score(d) = sum over query terms t of  idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+    score(d) = sum over query terms t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl/avgdl))
     idf(t)   = max(ln((N - df + 0.5) / (df + 0.5)), 1e-6)
 
 ``k1 = 1.2``; ``b = 0.5`` (less length normalisation than Lucene's 0.75: memories are short, and
