@@ -2,7 +2,7 @@
 // concurrent dedup creates), then, if a thought with this content hash exists, count one more
 // confirmation on it and return it. The count saturates at 9223372036854775807 (Neo4j's largest
 // integer, model/bounds.py INT64_MAX) instead of overflowing.
-// params: $namespace, $content_hash, $now (DATETIME)
+// params: $namespace, $content_hash
 // returns: thought (MAP) or no row
 MATCH (n:Namespace {name: $namespace})
 SET n.dedup_lock = coalesce(n.dedup_lock, 0) + 1

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from engrava_graph.cli.common import require_extra
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
@@ -111,6 +112,8 @@ def explain(
                     ] = 20,
 ) -> None:
     """Run the retrieval cycle for QUERY and show its internals (000 "Inspecting the cycle")."""
+    if html is not None:
+        require_extra("viz", "explain --html")
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
     try:
         explanation = asyncio.run(_explain(query, namespace, html, params))
@@ -180,6 +183,7 @@ def import_engrava(
 
     At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
     """
+    require_extra("peer", "engrava-graph import-engrava")
     try:
         report = asyncio.run(_import(path, namespace, re_embed, chunk_size))
     except EngravaGraphError as error:

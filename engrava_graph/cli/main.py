@@ -12,6 +12,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
+from engrava_graph.cli.cypher import cypher_app
 from engrava_graph.cli.demo import demo
 from engrava_graph.cli.dream import dream
 from engrava_graph.cli.explore import register as register_explore_commands
@@ -29,6 +30,7 @@ neo4j_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(neo4j_app, name="neo4j")
+app.add_typer(cypher_app, name="cypher")
 app.command("dream")(dream)
 register_explore_commands(app)
 app.command("serve")(serve)

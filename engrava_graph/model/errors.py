@@ -234,6 +234,11 @@ class HygienePolicyMissingError(EngravaGraphError, RuntimeError):
         )
 
 
+class MissingExtraError(EngravaGraphError, ImportError):
+    """A feature needs an optional dependency group (an extra) that is not installed; the
+    message names the extra and the ``pip install`` line (:func:`engrava_graph.extras.require`)."""
+
+
 class MigrationError(EngravaGraphError):
     """An import from another store (``engrava-graph import-engrava``) cannot start or did not
     arrive whole: the message names the file or the records and what to do."""
