@@ -1,8 +1,8 @@
 """Optional dependency groups (extras): what a feature needs beyond the library and the server.
 
-``pip install "engrava-graph[demo]"`` etc.; ``pyproject.toml`` lists each extra's packages. A feature
-calls :func:`require` before its first import of an optional package, so a missing extra is one
-clear line (which extra, which install command), never an ``ImportError`` traceback.
+``pip install "engrava-graph[demo]"`` etc.; ``pyproject.toml`` lists each extra's packages. A
+feature calls :func:`require` before its first import of an optional package, so a missing extra
+is one clear line (which extra, which install command), never an ``ImportError`` traceback.
 """
 
 from __future__ import annotations

@@ -71,6 +71,7 @@ async def _profile(question: str, namespace: str, top_k: int) -> list[ProfiledRu
 
     info = resolve_connection(start_local=False)
     executor = ProfilingExecutor.connect(info.uri, (info.user, info.password), info.database)
+    assert isinstance(executor, ProfilingExecutor)
     store = Neo4jEngravaCore(executor, namespace=namespace,
                              embedding_provider=SentenceTransformerProvider())
     async with store:

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from engrava_graph.cli.common import require_extra
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
+from engrava_graph.cli.common import require_extra
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import resolve_connection

@@ -71,7 +71,8 @@ def migrate(
         version = asyncio.run(run())
     except EngravaGraphError as error:
         _fail(error)
-    console.print(f"[green]schema version {version}[/] is in place; namespace {namespace!r} registered")
+    console.print(f"[green]schema version {version}[/] is in place; "
+                  f"namespace {namespace!r} registered")
 
 
 def _server() -> LocalNeo4jServer:

@@ -79,7 +79,9 @@ def _docker_answers() -> bool:
     try:
         import docker
 
-        client = docker.from_env(timeout=DOCKER_PING_TIMEOUT)
+        # mypy may resolve `docker` to the repository's docker/ folder (a namespace package)
+        client = docker.from_env(  # type: ignore[attr-defined,unused-ignore]
+            timeout=DOCKER_PING_TIMEOUT)
         try:
             return bool(client.ping())
         finally:

@@ -127,7 +127,7 @@ def cypher(name: str, **identifiers: Enum) -> CypherStatement:
 
 
 def list_statements() -> list[str]:
-    """Every statement name under ``cypher/`` (fragments, whose names start with ``_``, excluded)."""
+    """Every statement name under ``cypher/``; fragments (names starting with ``_``) excluded."""
     root = cypher_root()
     return sorted(
         str(p.relative_to(root).with_suffix(""))

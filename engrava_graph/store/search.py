@@ -125,7 +125,7 @@ class SearchMixin(StoreBase):
                                       recency_axis=recency.axis.value if recency else None)
         fts_call = self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
         if vector is None:
-            fts_hits, vec_hits = await fts_call, []
+            fts_hits, vec_hits = await fts_call, list[Any]()
         else:
             fts_hits, (vec_hits, _) = await asyncio.gather(
                 fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope))

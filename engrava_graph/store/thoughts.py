@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j.exceptions import ConstraintError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import (
@@ -39,11 +39,12 @@ Q = {name: cypher(name) for name in (
 _UPDATE_RETRIES = 3
 
 
-def _validated(model: type, data: dict[str, Any]) -> Any:
+def _validated(model: type[BaseModel], data: dict[str, Any]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+        details = [dict(e) for e in exc.errors(include_url=False)]
+        raise ValidationFailedError(str(exc), errors=details) from exc
 
 
 class ThoughtsMixin(StoreBase):

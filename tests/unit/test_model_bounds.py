@@ -26,7 +26,13 @@ from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.temporal import period_bounds
 from engrava_graph.search.fusion import SearchConfig
-from engrava_graph.wire import BulkThoughts, DreamRequest, RestoreRequest, ThoughtCreate, ThoughtPatch
+from engrava_graph.wire import (
+    BulkThoughts,
+    DreamRequest,
+    RestoreRequest,
+    ThoughtCreate,
+    ThoughtPatch,
+)
 
 THOUGHT = {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "unit"}
 EDGE = {"from_thought_id": "a", "to_thought_id": "b", "edge_type": "ASSOCIATED"}

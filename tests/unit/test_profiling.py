@@ -36,7 +36,8 @@ def test_an_unknown_type_is_refused() -> None:
 
 
 def test_browser_params_is_one_params_command() -> None:
-    assert browser_params({"namespace": "n", "top_k": 3}) == ":params {`namespace`: 'n', `top_k`: 3}"
+    expected = ":params {`namespace`: 'n', `top_k`: 3}"
+    assert browser_params({"namespace": "n", "top_k": 3}) == expected
 
 
 def test_cypher_show_expands_fragments_and_keeps_the_header() -> None:
