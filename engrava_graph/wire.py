@@ -147,7 +147,7 @@ class DreamRequest(BoundedModel):
 
     Attributes:
         current_cycle: the caller's cognitive cycle "now" (dreaming's age and schedule gates
-            are counted in cycles, spec 003).
+            are counted in cycles).
     """
 
     current_cycle: Cycle

@@ -111,7 +111,7 @@ def explain(
     rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")
                     ] = 20,
 ) -> None:
-    """Run the retrieval cycle for QUERY and show its internals (000 "Inspecting the cycle")."""
+    """Run the retrieval cycle for QUERY and show its internals."""
     if html is not None:
         require_extra("viz", "explain --html")
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}

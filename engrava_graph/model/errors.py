@@ -39,7 +39,7 @@ class ValidationFailedError(EngravaGraphError, ValueError):
 
 
 class InvalidTransitionError(EngravaGraphError, ValueError):
-    """An illegal lifecycle jump, e.g. CREATED -> DONE (spec 003, "Lifecycle")."""
+    """An illegal lifecycle jump, e.g. CREATED -> DONE (see ``LifecycleStatus``)."""
 
     def __init__(self, *, entity_type: str, current_state: str, target_state: str,
                  reason: str | None = None) -> None:
@@ -123,7 +123,7 @@ class ReadOnlyViolationError(EngravaGraphError, PermissionError):
 
 
 class RecencyModeConflictError(EngravaGraphError, ValueError):
-    """Both recency references were given explicitly (spec 003, "The other recency axis")."""
+    """Both recency references were given explicitly (the other recency axis)."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -214,7 +214,7 @@ class DatasetError(EngravaGraphError, ValueError):
 
 class CycleRequiredError(EngravaGraphError, ValueError):
     """``consolidate`` / ``run_hygiene`` need a cognitive cycle and none was given or provided
-    (spec 003: they never run with ``current_cycle=None``)."""
+    (they never run with ``current_cycle=None``)."""
 
     def __init__(self, operation: str) -> None:
         super().__init__(
@@ -225,7 +225,7 @@ class CycleRequiredError(EngravaGraphError, ValueError):
 
 
 class HygienePolicyMissingError(EngravaGraphError, RuntimeError):
-    """``run_hygiene`` was called on a store built without a hygiene policy (spec 003)."""
+    """``run_hygiene`` was called on a store built without a hygiene policy."""
 
     def __init__(self) -> None:
         super().__init__(

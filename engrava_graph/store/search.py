@@ -83,7 +83,7 @@ class SearchMixin(StoreBase):
                             fts_top_k: int = 50, vector_top_k: int = 50,
                             filters: MetadataFilter | None = None,
                             include_archived: bool = False) -> HybridSearchResult:
-        """Hybrid search: keyword + vector + recency + priority, fused (spec 003; peer semantics).
+        """Hybrid search: keyword + vector + recency + priority, fused (the peer's semantics).
 
         Each arm fetches ``max(arm_top_k, top_k)`` candidates; signals are normalised to [0, 1]
         (see :mod:`engrava_graph.search.fusion`) and weighted, with the weights of inactive

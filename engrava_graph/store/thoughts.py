@@ -258,7 +258,7 @@ class ThoughtsMixin(StoreBase):
     @writes
     async def restore_thought(self, thought_id: str, *,
                               current_cycle: int | None = None) -> ThoughtRecord:
-        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps (spec 003, "Lifecycle").
+        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps.
 
         Args:
             thought_id: the thought.
@@ -315,7 +315,7 @@ class ThoughtsMixin(StoreBase):
                             offset: int = 0) -> list[ThoughtRecord]:
         """Thoughts matching every given filter, ordered by ``thought_id``.
 
-        Archived thoughts are listed (listing is not ranked retrieval, spec 003); expired ones
+        Archived thoughts are listed (listing is not ranked retrieval); expired ones
         are not unless ``include_expired``. ``after_id`` is a keyset cursor: pass the last id of
         the previous page.
 
