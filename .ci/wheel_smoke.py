@@ -44,7 +44,12 @@ async def store_and_retrieve() -> None:
 def main() -> None:
     installed = Path(engrava_graph.__file__).resolve()
     assert "site-packages" in installed.parts, f"engrava_graph imported from {installed}"
-    assert (cypher_root() / "thoughts" / "get.cypher").is_file(), f"no cypher/ at {cypher_root()}"
+    package_data = [cypher_root() / "thoughts" / "get.cypher",
+                    cypher_root() / "browser" / "guide.html",
+                    cypher_root() / "bloom" / "engrava-perspective.json",
+                    installed.parent / "_docker" / "neo4j-server.pom.xml"]
+    missing = [str(p) for p in package_data if not p.is_file()]
+    assert not missing, f"package data missing from the wheel: {missing}"
     assert create_app is not None  # the server's module imports without an extra
     pulled = [m for m in OPTIONAL if m in sys.modules]
     assert not pulled, f"importing the library pulled in optional extras: {pulled}"

@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from engrava_graph.model.enums import EdgeType
@@ -51,14 +50,11 @@ class CypherStatement:
 
 
 def cypher_root() -> Path:
-    """The directory holding the ``.cypher`` files (the installed package data, else the repo)."""
-    try:
-        root = Path(str(resources.files("engrava_graph._cypher")))
-        if root.is_dir():
-            return root
-    except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parents[2] / "cypher"
+    """The directory holding the ``.cypher`` files: ``engrava_graph/_cypher`` in an installed
+    wheel (``cypher/`` shipped as package data), else ``cypher/`` of the source checkout."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "_cypher"
+    return installed if installed.is_dir() else package.parent / "cypher"
 
 
 @cache
