@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from engrava_graph.extras import require
 from engrava_graph.model.errors import MissingExtraError
@@ -28,5 +29,5 @@ def require_extra(extra: str, feature: str) -> None:
     try:
         require(extra, feature)
     except MissingExtraError as error:
-        err_console.print(f"[bold red]error:[/] {error}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
         raise typer.Exit(EXIT_USAGE) from error
