@@ -7,11 +7,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from engrava_graph.cli.errors import EXIT_USAGE
 from engrava_graph.extras import require
 from engrava_graph.model.errors import MissingExtraError
-
-EXIT_USAGE = 2
-"""Exit code of a usage or configuration error (as Typer uses for a bad option)."""
 
 err_console = Console(stderr=True, soft_wrap=True)
 

@@ -23,7 +23,7 @@ from engrava_graph.graph.headers import body, header
 from engrava_graph.graph.profiling import ProfiledRun, ProfilingExecutor, browser_params
 from engrava_graph.graph.registry import CypherRegistryError, cypher_root
 from engrava_graph.model.enums import EdgeType
-from engrava_graph.model.errors import EngravaGraphError, NamespaceNotFoundError
+from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 
 cypher_app = typer.Typer(
@@ -113,9 +113,5 @@ def profile(
                        ] = False,
 ) -> None:
     """Run one retrieve with every read under PROFILE: db hits, rows and time per statement."""
-    try:
-        runs = asyncio.run(_profile(question, namespace, top_k))
-    except EngravaGraphError as error:
-        err_console.print(f"[bold red]error:[/] {error}", highlight=False)
-        raise typer.Exit(1) from error
+    runs = asyncio.run(_profile(question, namespace, top_k))
     print_profile(runs, browser=browser)

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engrava_graph.model.bounds import STORED
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
@@ -58,7 +59,7 @@ def _from_props(model: type[BaseModel], props: Mapping[str, Any], extra: frozens
         if hasattr(value, "to_native"):
             data[key] = value.to_native()
     data["metadata"] = json.loads(props.get("metadata_json") or "{}")
-    return model.model_validate(data)
+    return model.model_validate(data, context=STORED)
 
 
 def thought_from_properties(props: Mapping[str, Any]) -> ThoughtRecord:
