@@ -63,8 +63,8 @@ class ProfilingExecutor(GraphExecutor):
         profiled: one :class:`ProfiledRun` per read, in the order they ran.
     """
 
-    def __init__(self, driver: Any, database: str | None = None) -> None:
-        super().__init__(driver, database)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # the executor's own arguments, unchanged
         self.profiled: list[ProfiledRun] = []
 
     async def read(self, stmt: CypherStatement, **params: Any) -> Records:
