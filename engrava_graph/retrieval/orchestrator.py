@@ -210,7 +210,8 @@ class RetrievalCycle:
         assert run.encoding is not None
         await phases.load_records(self.store, run.candidates, vector, scope)
         phases.decay(run.candidates, axis=run.decay_axis, now=run.request.now, recency=recency,
-                     decay_rate=self.store.time_config.access_decay_rate, temporal=run.encoding.temporal)
+                     decay_rate=self.store.time_config.access_decay_rate,
+                     temporal=run.encoding.temporal)
 
     def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
         explicit = request.current_cycle

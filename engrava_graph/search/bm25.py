@@ -8,7 +8,7 @@ and each term's document frequency within the namespace.
 
 Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
 
-    score(d) = sum over query terms t of  idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+    score(d) = sum over query terms t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl/avgdl))
     idf(t)   = max(ln((N - df + 0.5) / (df + 0.5)), 1e-6)
 
 ``k1 = 1.2``; ``b = 0.5`` (less length normalisation than Lucene's 0.75: memories are short, and
@@ -24,6 +24,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engrava_graph.search.lucene import analyse
 
@@ -70,6 +71,13 @@ class Candidate:
     matched: frozenset[str]
 
 
+@lru_cache(maxsize=16_384)
+def term_counts(text: str) -> Counter[str]:
+    """How often each term occurs in ``text`` (:func:`~engrava_graph.search.lucene.analyse`),
+    memoised: a namespace's texts recur across queries. Do not mutate the result."""
+    return Counter(analyse(text))
+
+
 def idf(documents: int, df: int) -> float:
     """The Robertson-Spärck Jones idf ``ln((N - df + 0.5) / (df + 0.5))``, at least 1e-6.
 
@@ -98,7 +106,7 @@ def score(candidates: Iterable[Candidate], terms: Iterable[str], df: Mapping[str
     avgdl = max(stats.mean_length, 1.0)
     scored = []
     for candidate in candidates:
-        counts = Counter(analyse(candidate.text))
+        counts = term_counts(candidate.text)
         norm = K1 * (1.0 - B + B * len(candidate.text) / avgdl)
         total = 0.0
         for term, weight in weights.items():
