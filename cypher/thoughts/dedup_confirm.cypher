@@ -5,7 +5,7 @@
 // matches nothing here, so the caller stores it as a thought of its own: the fact stays
 // answerable in both intervals. The count saturates at 9223372036854775807 (Neo4j's largest
 // integer, model/bounds.py INT64_MAX) instead of overflowing.
-// params: $namespace, $content_hash, $now (DATETIME), $valid_from, $valid_until (DATETIME or null)
+// params: $namespace, $content_hash, $valid_from, $valid_until (DATETIME or null)
 // returns: thought (MAP) or no row
 MATCH (n:Namespace {name: $namespace})
 SET n.dedup_lock = coalesce(n.dedup_lock, 0) + 1

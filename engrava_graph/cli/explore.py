@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
+from engrava_graph.cli.common import require_extra
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import resolve_connection
@@ -105,7 +106,9 @@ def explain(
     rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")
                     ] = 20,
 ) -> None:
-    """Run the retrieval cycle for QUERY and show its internals (000 "Inspecting the cycle")."""
+    """Run the retrieval cycle for QUERY and show its internals."""
+    if html is not None:
+        require_extra("viz", "explain --html")
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
     explanation = asyncio.run(_explain(query, namespace, html, params))
     _print_explanation(explanation, rows)
@@ -169,6 +172,7 @@ def import_engrava(
 
     At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
     """
+    require_extra("peer", "engrava-graph import-engrava")
     report = asyncio.run(_import(path, namespace, re_embed, chunk_size))
     _print_report(report)
     if not report.ok:

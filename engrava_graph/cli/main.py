@@ -13,6 +13,7 @@ import time
 import typer
 from rich.console import Console
 
+from engrava_graph.cli.cypher import cypher_app
 from engrava_graph.cli.demo import demo
 from engrava_graph.cli.dream import dream
 from engrava_graph.cli.errors import GuardedTyper
@@ -31,6 +32,7 @@ neo4j_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(neo4j_app, name="neo4j")
+app.add_typer(cypher_app, name="cypher")
 app.command("dream")(dream)
 register_explore_commands(app)
 app.command("serve")(serve)
@@ -62,7 +64,8 @@ def migrate(
             await store.close()
 
     version = asyncio.run(run())
-    console.print(f"[green]schema version {version}[/] is in place; namespace {namespace!r} registered")
+    console.print(f"[green]schema version {version}[/] is in place; "
+                  f"namespace {namespace!r} registered")
 
 
 def _server() -> LocalNeo4jServer:

@@ -59,7 +59,7 @@ _FINISHED = (JobStatus.COMPLETED, JobStatus.FAILED)
 
 
 class RetrieveParams(TypedDict, total=False):
-    """The tuning parameters of ``retrieve`` and ``explain`` (spec 000, "Tuning the cycle"); the
+    """The tuning parameters of ``retrieve`` and ``explain`` (see docs/retrieval.md); the
     same fields, ranges and defaults as :class:`RetrieveRequest`. Only the ones given are sent.
 
     Attributes:
@@ -155,7 +155,7 @@ class ClientApi(ABC):
     def _send(self, call: Call[T]) -> Op[T]:
         return self._core.send(call)
 
-    # -- retrieval (spec 000) ----------------------------------------------------------------
+    # -- retrieval cycle --------------------------------------------------------------------
 
     @operation
     def retrieve(self, query: str, **params: Unpack[RetrieveParams]) -> Op[RetrievalResponse]:
@@ -204,7 +204,7 @@ class ClientApi(ABC):
         return (yield from self._send(Call("POST", "/v1/explain", Explanation.model_validate,
                                            json=_sent(body), replayable=True)))
 
-    # -- thoughts (spec 003) -----------------------------------------------------------------
+    # -- thoughts ----------------------------------------------------------------------------
 
     @operation
     def remember(self, text: str, metadata: Mapping[str, Any] | None = None,

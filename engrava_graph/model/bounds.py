@@ -36,7 +36,7 @@ PositiveCount = Annotated[Count, Field(ge=1)]
 """A counter of at least 1 (a half-life, a period, a saturation point): 1 .. 2**63-1."""
 
 Cycle = Count
-"""A cognitive cycle (a logical tick the caller owns, spec 003): 0 .. 2**63-1."""
+"""A cognitive cycle (a logical tick the caller owns): 0 .. 2**63-1."""
 
 
 class BoundedModel(BaseModel):

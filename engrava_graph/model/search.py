@@ -1,4 +1,4 @@
-"""Results of the 003 search paths (``search_fts``, ``search_similar``, ``search_hybrid``)."""
+"""Results of the store's search paths (``search_fts``, ``search_similar``, ``search_hybrid``)."""
 
 from __future__ import annotations
 

@@ -52,8 +52,9 @@ class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, Vecto
         options: the store's options (default :class:`StoreOptions`).
         **option_values: single fields of :class:`StoreOptions` (``embedding_provider``,
             ``auto_embed``, ``cycle_provider``, ``access_tracking_enabled``, ``search_config``,
-            ``time_config``, ``retrieval_config``, ``vector_dimensions``, ``clock``, ``entity_extractor``,
-            ``dreaming_config``, ``hygiene_policy``), overriding those of ``options``.
+            ``time_config``, ``retrieval_config``, ``vector_dimensions``, ``clock``,
+            ``entity_extractor``, ``dreaming_config``, ``hygiene_policy``), overriding those of
+            ``options``.
 
     Raises:
         InvalidNamespaceError: a bad namespace.

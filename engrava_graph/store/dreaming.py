@@ -28,8 +28,8 @@ class DreamingMixin(StoreBase):
                           config: DreamingConfig | None = None,
                           progress: Callable[[str, int, int], None] | None = None
                           ) -> dreaming.DreamResult:
-        """Run one dreaming pass: cluster eligible thoughts into REFLECTIONs (spec 003,
-        "Dreaming"; see :mod:`engrava_graph.dreaming.consolidate`).
+        """Run one dreaming pass: cluster eligible thoughts into REFLECTIONs
+        (see :mod:`engrava_graph.dreaming.consolidate`).
 
         The access buffer is flushed first and the pass's own reads record no access. When an
         enabled hygiene policy's ``check_every_n_cycles`` divides the cycle, a hygiene pass runs

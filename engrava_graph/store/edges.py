@@ -106,7 +106,8 @@ class EdgesMixin(StoreBase):
             seen_ids.add(edge.edge_id)
             seen_triples.add(triple)
             stamped.append(edge.model_copy(update={"created_at": edge.created_at or now}))
-        rows = [{"edge_type": e.edge_type.value, "props": record_properties(e)} for e in stamped]
+        rows: list[dict[str, Any]] = [{"edge_type": e.edge_type.value,
+                                       "props": record_properties(e)} for e in stamped]
         batches = [rows[i:i + batch_size] for i in range(0, len(rows), batch_size)]
 
         async def work(tx: Any) -> None:

@@ -88,7 +88,7 @@ class SearchMixin(StoreBase):
                             fts_top_k: int = 50, vector_top_k: int = 50,
                             filters: MetadataFilter | None = None,
                             include_archived: bool = False) -> HybridSearchResult:
-        """Hybrid search: keyword + vector + recency + priority, fused (spec 003; peer semantics).
+        """Hybrid search: keyword + vector + recency + priority, fused (the peer's semantics).
 
         Each arm fetches ``max(arm_top_k, top_k)`` candidates; signals are normalised to [0, 1]
         (see :mod:`engrava_graph.search.fusion`) and weighted, with the weights of inactive
@@ -131,7 +131,7 @@ class SearchMixin(StoreBase):
                                       recency_axis=recency.axis.value if recency else None)
         fts_call = self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
         if vector is None:
-            fts_hits, vec_hits = await fts_call, []
+            fts_hits, vec_hits = await fts_call, list[Any]()
         else:
             fts_hits, (vec_hits, _) = await asyncio.gather(
                 fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope))

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j.exceptions import ConstraintError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import (
@@ -39,11 +39,12 @@ Q = {name: cypher(name) for name in (
 _UPDATE_RETRIES = 3
 
 
-def _validated(model: type, data: dict[str, Any]) -> Any:
+def _validated(model: type[BaseModel], data: dict[str, Any]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+        details = [dict(e) for e in exc.errors(include_url=False)]
+        raise ValidationFailedError(str(exc), errors=details) from exc
 
 
 class ThoughtsMixin(StoreBase):
@@ -262,7 +263,7 @@ class ThoughtsMixin(StoreBase):
     @writes
     async def restore_thought(self, thought_id: str, *,
                               current_cycle: int | None = None) -> ThoughtRecord:
-        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps (spec 003, "Lifecycle").
+        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps.
 
         Args:
             thought_id: the thought.
@@ -319,7 +320,7 @@ class ThoughtsMixin(StoreBase):
                             offset: int = 0) -> list[ThoughtRecord]:
         """Thoughts matching every given filter, ordered by ``thought_id``.
 
-        Archived thoughts are listed (listing is not ranked retrieval, spec 003); expired ones
+        Archived thoughts are listed (listing is not ranked retrieval); expired ones
         are not unless ``include_expired``. ``after_id`` is a keyset cursor: pass the last id of
         the previous page.
 

@@ -1,4 +1,4 @@
-"""The 003 model without a database: records, enums, errors, metadata, time, cycles."""
+"""The thought-graph model without a database: records, enums, errors, metadata, time, cycles."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def test_calendar_edges_and_naive_instants_are_accepted_as_utc() -> None:
     t = ThoughtRecord(**THOUGHT, valid_from="0001-01-01T00:00:00Z", valid_until=last,
                       expires_at=datetime(2030, 1, 1))
     assert t.valid_from == first and t.valid_until == last
-    assert t.expires_at == datetime(2030, 1, 1, tzinfo=UTC)  # naive = UTC (spec 003)
+    assert t.expires_at == datetime(2030, 1, 1, tzinfo=UTC)  # naive = UTC
 
 
 def test_retrieve_request_instants_and_filters_fail_typed() -> None:
