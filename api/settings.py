@@ -13,6 +13,9 @@ Variables (every name but the Neo4j ones has the ``ENGRAVA_`` prefix)::
     ENGRAVA_NEO4J_MAX_TRANSACTION_RETRY_TIME   the driver's pool and timeouts (seconds)
     ENGRAVA_MAX_BODY_BYTES  the largest request body (bigger: 413)
     ENGRAVA_RETRY_AFTER_SECONDS   the Retry-After of a 503 while Neo4j is unreachable
+    ENGRAVA_TIME            JSON of the time/recency settings every ranked path reads
+        (:class:`~engrava_graph.search.fusion.TimeConfig`), e.g.
+        '{"half_life_seconds": 86400, "access_decay_rate": 0.1, "recency_weight": 0.2}'
 
 A key is stored as its SHA-256 digest only; give ``key_sha256`` (``printf %s KEY | sha256sum``) to
 keep the plain key out of the configuration altogether.
@@ -38,6 +41,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
 from engrava_graph.model.namespace import validate_namespace
+from engrava_graph.search.fusion import TimeConfig
 
 ALL_NAMESPACES = "*"
 """The namespace pattern that grants a key every namespace."""
@@ -143,6 +147,7 @@ class ApiSettings(BaseSettings):
     max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
     retry_after_seconds: int = Field(default=5, ge=1)
     dream_jobs_kept: int = Field(default=1000, ge=1)
+    time: TimeConfig = Field(default_factory=TimeConfig)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @model_validator(mode="after")
