@@ -8,7 +8,7 @@ database (2N benchmark thoughts plus whatever else the server holds, reported):
 - ``M x N/M``: thought i goes to namespace ``i // (N/M)``; query j asks namespace ``j mod M``.
 
 It times ``bulk_store`` per layout (vectors given, one transaction per chunk), then
-``retrieve`` (the 000 cycle, query embedding included, as a caller sees it) and
+``retrieve`` (the retrieval cycle, query embedding included, as a caller sees it) and
 ``search_hybrid`` (precomputed query vector: the store alone) over the same unseen queries
 after warm-up, the layouts taking turns query by query so that drifting load on a shared
 machine hits both alike; retrieve also without spreading (``spread_depth=0``), and its median

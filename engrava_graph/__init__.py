@@ -1,7 +1,8 @@
 """engrava-graph: a thought-graph memory for AI agents, native on Neo4j.
 
-``Neo4jEngravaCore`` is the spec-003 store (the Neo4j twin of the ``engrava`` package's
-``SqliteEngravaCore``); ``retrieve``/``explain`` run the 000 cognitive retrieval cycle over it.
+``Neo4jEngravaCore`` is the thought-graph store (the Neo4j twin of the ``engrava`` package's
+``SqliteEngravaCore``); ``retrieve``/``explain`` run the 10-phase retrieval cycle over it.
+Where the model and the cycle come from: ``docs/references.md``.
 """
 
 from engrava_graph.model import *  # noqa: F403 - the model is the public vocabulary

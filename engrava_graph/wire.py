@@ -82,7 +82,7 @@ the store's)."""
 def _optional(name: str) -> tuple[Any, Any]:
     """``ThoughtRecord``'s field ``name`` with its constraints, optional and defaulting to unset."""
     info = ThoughtRecord.model_fields[name]
-    inner = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
+    inner: Any = Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
     return inner | None, Field(default=None, description=info.description)
 
 
@@ -147,7 +147,7 @@ class DreamRequest(BoundedModel):
 
     Attributes:
         current_cycle: the caller's cognitive cycle "now" (dreaming's age and schedule gates
-            are counted in cycles, spec 003).
+            are counted in cycles).
     """
 
     current_cycle: Cycle
@@ -228,7 +228,9 @@ class Health(BaseModel):
 
     Attributes:
         status: ``"ok"`` (process up) or ``"ready"`` (Neo4j answers, schema current).
-        schema_version: the graph's schema version (``/readyz`` only).
+        schema_version: the schema version: the one this process serves, verified or migrated
+            at start (``/healthz``), or the one read from the graph just now (``/readyz``);
+            the same number while the service is ready.
     """
 
     status: Literal["ok", "ready"]

@@ -1,4 +1,4 @@
-// Fragment: node `t` passes the bi-temporal predicate $vt_kind (spec 003; null = no predicate).
+// Fragment: node `t` passes the bi-temporal predicate $vt_kind (null = no predicate).
 // valid_at/valid_now: valid at $vt_start; valid_within: overlaps [$vt_start, $vt_end);
 // valid_between: contained in [$vt_start, $vt_end] with both bounds set.
 // params: $vt_kind (STRING or null), $vt_start (DATETIME), $vt_end (DATETIME)

@@ -1,5 +1,5 @@
 // The namespace's cognitive-cycle high-water mark: max(thought.updated_cycle) unioned with
-// max(edge.created_cycle); 0 when empty (spec 003, "Recovering the counter").
+// max(edge.created_cycle); 0 when empty (how a cycle provider recovers its counter).
 // params: $namespace
 // returns: max_cycle (INTEGER)
 CALL () {

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from engrava_graph.cli.common import require_extra
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.errors import DatasetError, EngravaGraphError
@@ -156,6 +157,7 @@ def demo(
 ) -> None:
     """Memory of long conversations, end to end: LoCoMo into Neo4j, dreaming, retrieval scored
     against the peer engrava and vector search, a report directory, and the graph to explore."""
+    require_extra("demo", "engrava-graph demo")
     _quiet_libraries()
     from engrava_graph.demo.pipeline import DemoOptions, load_selected
     from engrava_graph.demo.report import latency_table, rich_table, score_table, write_report

@@ -1,10 +1,10 @@
 """The Python client of the engrava-graph REST service (``engrava-graph serve``).
 
 :class:`Client` (blocking) and :class:`AsyncClient` (asyncio) make the same calls: ``retrieve``
-and ``explain`` (spec 000), ``remember``, ``create_thought``, ``get_thought``, ``update_thought``,
-``delete_thought``, ``restore_thought``, ``list_thoughts``, ``bulk_store``, ``create_edge``,
-``get_edge``, ``get_edges``, ``delete_edge``, ``dream``, ``get_dream``, ``wait_for_dream`` and
-``health``. They return the library's models and raise its typed errors::
+and ``explain`` (the retrieval cycle), ``remember``, ``create_thought``, ``get_thought``,
+``update_thought``, ``delete_thought``, ``restore_thought``, ``list_thoughts``, ``bulk_store``,
+``create_edge``, ``get_edge``, ``get_edges``, ``delete_edge``, ``dream``, ``get_dream``,
+``wait_for_dream`` and ``health``. They return the library's models and raise its typed errors::
 
     from engrava_graph.client import Client
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engrava_graph.extras import require
 from engrava_graph.model.errors import Neo4jUnavailableError
 
 Origin = Literal["env", "testcontainers", "local"]
@@ -78,7 +79,9 @@ def _docker_answers() -> bool:
     try:
         import docker
 
-        client = docker.from_env(timeout=DOCKER_PING_TIMEOUT)
+        # mypy may resolve `docker` to the repository's docker/ folder (a namespace package)
+        client = docker.from_env(  # type: ignore[attr-defined,unused-ignore]
+            timeout=DOCKER_PING_TIMEOUT)
         try:
             return bool(client.ping())
         finally:
@@ -88,8 +91,13 @@ def _docker_answers() -> bool:
 
 
 def _container_connection() -> ConnectionInfo:
-    """Start (once per process) a Neo4j container and return how to reach it."""
+    """Start (once per process) a Neo4j container and return how to reach it.
+
+    Raises:
+        MissingExtraError: the ``docker`` extra (testcontainers) is not installed.
+    """
     global _container
+    require("docker", "Neo4j in Docker (no NEO4J_URI set, Docker found)")
     from testcontainers.neo4j import Neo4jContainer
 
     with _container_lock:

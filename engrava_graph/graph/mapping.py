@@ -12,6 +12,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel
+
+from engrava_graph.model.bounds import STORED
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
@@ -43,19 +46,20 @@ def record_properties(record: ThoughtRecord | EdgeRecord) -> dict[str, Any]:
     return props
 
 
-def removed_meta_keys(old_props: Mapping[str, Any], new_props: Mapping[str, Any]) -> dict[str, None]:
+def removed_meta_keys(old_props: Mapping[str, Any],
+                      new_props: Mapping[str, Any]) -> dict[str, None]:
     """``{key: None}`` for every ``meta.*`` property present before but not after an update."""
     return {k: None for k in old_props if k.startswith(META_PREFIX) and k not in new_props}
 
 
-def _from_props(model: type, props: Mapping[str, Any], extra: frozenset[str]) -> Any:
+def _from_props(model: type[BaseModel], props: Mapping[str, Any], extra: frozenset[str]) -> Any:
     data = {k: v for k, v in props.items()
             if k not in extra and not k.startswith(META_PREFIX)}
     for key, value in data.items():
         if hasattr(value, "to_native"):
             data[key] = value.to_native()
     data["metadata"] = json.loads(props.get("metadata_json") or "{}")
-    return model.model_validate(data)
+    return model.model_validate(data, context=STORED)
 
 
 def thought_from_properties(props: Mapping[str, Any]) -> ThoughtRecord:

@@ -11,8 +11,10 @@ values always travel as ``$parameters``. ``{{ALL_EDGE_TYPES}}`` expands to every
 ``[r:{{ALL_EDGE_TYPES}}]`` lets the planner use the per-type indexes.
 
 Fragments (``_name.cypher``) are spliced into statements with ``{{> dir/_name}}``; composition
-happens here, from named files, and :meth:`CypherStatement.text` is what runs, so a person can
-paste it into Neo4j Browser and ``PROFILE`` it (``engrava-graph cypher show NAME``).
+happens here, from named files, and :meth:`CypherStatement.text` is what runs.
+``engrava-graph cypher show NAME`` prints it with its header, and ``engrava-graph cypher profile
+"QUESTION"`` runs one retrieve with every read under ``PROFILE`` (db hits and rows per statement,
+and with ``--browser`` each statement with a ``:params`` block to paste into Neo4j Browser).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from engrava_graph.model.enums import EdgeType
@@ -49,14 +50,11 @@ class CypherStatement:
 
 
 def cypher_root() -> Path:
-    """The directory holding the ``.cypher`` files (the installed package data, else the repo)."""
-    try:
-        root = Path(str(resources.files("engrava_graph._cypher")))
-        if root.is_dir():
-            return root
-    except ModuleNotFoundError:
-        pass
-    return Path(__file__).resolve().parents[2] / "cypher"
+    """The directory holding the ``.cypher`` files: ``engrava_graph/_cypher`` in an installed
+    wheel (``cypher/`` shipped as package data), else ``cypher/`` of the source checkout."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "_cypher"
+    return installed if installed.is_dir() else package.parent / "cypher"
 
 
 @cache
@@ -78,6 +76,15 @@ def _expand_includes(text: str, depth: int = 0) -> str:
         raise CypherRegistryError("fragment includes nest deeper than 4 levels")
     return _INCLUDE_RE.sub(lambda m: _expand_includes(_fragment_body(m.group(1)), depth + 1),
                            text)
+
+
+def source(name: str) -> str:
+    """The file ``name`` with its fragments expanded and its slots left as ``{{slot}}``.
+
+    Raises:
+        CypherRegistryError: the file or one of its fragments is missing.
+    """
+    return _expand_includes(_read(name))
 
 
 def _identifier(slot: str, value: object) -> str:
@@ -116,7 +123,7 @@ def cypher(name: str, **identifiers: Enum) -> CypherStatement:
 
 
 def list_statements() -> list[str]:
-    """Every statement name under ``cypher/`` (fragments, whose names start with ``_``, excluded)."""
+    """Every statement name under ``cypher/``; fragments (names starting with ``_``) excluded."""
     root = cypher_root()
     return sorted(
         str(p.relative_to(root).with_suffix(""))

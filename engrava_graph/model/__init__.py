@@ -1,4 +1,4 @@
-"""The thought-graph model of spec 003: records, enums, errors, filters, time, cycles. No I/O."""
+"""The thought-graph model: records, enums, errors, filters, time, cycles. No I/O."""
 
 from engrava_graph.model.cycles import (
     CallableCycleProvider,

@@ -1,7 +1,7 @@
-"""Cycle providers: inject the caller's cognitive cycle once (spec 003, "Injecting the cycle once").
+"""Cycle providers: inject the caller's cognitive cycle once, not on every call.
 
 A cognitive cycle is a logical tick the caller owns (one agent turn, one scheduled pass); it is
-never wall-clock time and engrava-graph never advances it. Resolution, as in spec 003: an explicit
+never wall-clock time and engrava-graph never advances it. Resolution, as in the peer: an explicit
 ``current_cycle`` argument always wins (``0`` included); otherwise a configured provider is pulled
 and validated; otherwise the cycle is ``None`` (recency off for search; ``consolidate`` and
 ``run_hygiene`` raise ``ValueError``).
@@ -92,7 +92,7 @@ class MaxCycleProvider:
     """Snapshots a store's ``max_cycle()`` high-water mark; ``refresh()`` re-reads it.
 
     Build it with ``await MaxCycleProvider.create(store)``; ``current_cycle()`` returns the cached
-    (possibly stale) snapshot, as in spec 003.
+    (possibly stale) snapshot, as in the peer.
     """
 
     def __init__(self, store: _MaxCycleSource, snapshot: int) -> None:

@@ -1,4 +1,4 @@
-"""Closed vocabularies of the thought-graph model (spec 003, "Thought types", "Lifecycle", "Edge").
+"""Closed vocabularies of the thought-graph model: thought types, lifecycle, edge types, etc.
 
 Values are the peer package ``engrava``'s, so records move between the two stores unchanged.
 Neo4j labels and relationship types are taken only from these enums, never from user input.
@@ -11,7 +11,7 @@ from enum import StrEnum, unique
 
 @unique
 class ThoughtType(StrEnum):
-    """What a thought is. Exactly the six types of spec 003; each is also a Neo4j label.
+    """What a thought is. Exactly the six types of the peer; each is also a Neo4j label.
 
     Examples:
         >>> ThoughtType("OBSERVATION").label
@@ -81,7 +81,7 @@ _TRANSITIONS: dict[str, frozenset[str]] = {
 
 @unique
 class LifecycleStatus(StrEnum):
-    """The lifecycle state machine of spec 003: CREATED -> ACTIVE -> DONE -> ARCHIVED,
+    """The lifecycle state machine: CREATED -> ACTIVE -> DONE -> ARCHIVED,
     ACTIVE -> ARCHIVED directly, and ARCHIVED -> ACTIVE through ``restore_thought``.
 
     Examples:
@@ -109,8 +109,8 @@ class LifecycleStatus(StrEnum):
 class EdgeType(StrEnum):
     """Typed relation between two thoughts; each is a Neo4j relationship type.
 
-    The seven types of spec 003 plus the causal pair that the 000 cycle walks (Phase 6):
-    ``CAUSED_BY`` points effect -> cause, ``LEADS_TO`` points cause -> effect.
+    The seven types of the peer plus the causal pair that the retrieval cycle walks for causal
+    chains: ``CAUSED_BY`` points effect -> cause, ``LEADS_TO`` points cause -> effect.
     """
 
     ASSOCIATED = "ASSOCIATED"
@@ -126,7 +126,7 @@ class EdgeType(StrEnum):
 
 @unique
 class KnowledgeSource(StrEnum):
-    """How a piece of knowledge was obtained (spec 003, "Provenance")."""
+    """How a piece of knowledge was obtained (provenance)."""
 
     EXPERIENCE = "EXPERIENCE"
     SEEDED_LLM = "SEEDED_LLM"
@@ -136,7 +136,7 @@ class KnowledgeSource(StrEnum):
 
 @unique
 class ThoughtVisibility(StrEnum):
-    """Inner vs outer speech (spec 003, "Visibility"); stored, not enforced."""
+    """Inner vs outer speech (visibility); stored, not enforced."""
 
     PRIVATE = "private"
     SELECTIVE = "selective"

@@ -57,6 +57,7 @@ ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyTy
     errors.DatasetError: ErrorCode(422, "invalid_dataset"),
     errors.HygienePolicyMissingError: ErrorCode(500, "hygiene_policy_missing"),
     errors.MigrationError: ErrorCode(500, "migration_failed"),
+    errors.MissingExtraError: ErrorCode(501, "extra_not_installed"),
 })
 """Status and code per library error class (read-only). The root's ``bad_request`` is the
 fallback for a class nobody listed; the client does not map it back (any class could be behind

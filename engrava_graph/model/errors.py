@@ -39,7 +39,7 @@ class ValidationFailedError(EngravaGraphError, ValueError):
 
 
 class InvalidTransitionError(EngravaGraphError, ValueError):
-    """An illegal lifecycle jump, e.g. CREATED -> DONE (spec 003, "Lifecycle")."""
+    """An illegal lifecycle jump, e.g. CREATED -> DONE (see ``LifecycleStatus``)."""
 
     def __init__(self, *, entity_type: str, current_state: str, target_state: str,
                  reason: str | None = None) -> None:
@@ -118,15 +118,22 @@ class DuplicateEdgeError(EngravaGraphError):
 
 
 class ReferentialIntegrityError(EngravaGraphError):
-    """An edge names a thought that does not exist in the store's namespace."""
+    """An edge names a thought that does not exist in the store's namespace.
 
-    def __init__(self, missing_thought_ids: Sequence[str]) -> None:
+    Attributes:
+        missing_thought_ids: the endpoint ids that do not exist.
+        field: the edge field naming the first of them (``from_thought_id`` or
+            ``to_thought_id``), or None when not known.
+    """
+
+    def __init__(self, missing_thought_ids: Sequence[str], *, field: str | None = None) -> None:
         ids = ", ".join(repr(t) for t in missing_thought_ids)
         super().__init__(
             f"edge endpoint(s) {ids} do not exist in this namespace; create the thoughts first "
             f"(edges never cross namespaces)"
         )
         self.missing_thought_ids = list(missing_thought_ids)
+        self.field = field
 
 
 class ReadOnlyViolationError(EngravaGraphError, PermissionError):
@@ -138,7 +145,7 @@ class ReadOnlyViolationError(EngravaGraphError, PermissionError):
 
 
 class RecencyModeConflictError(EngravaGraphError, ValueError):
-    """Both recency references were given explicitly (spec 003, "The other recency axis")."""
+    """Both recency references were given explicitly (the other recency axis)."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -229,7 +236,7 @@ class DatasetError(EngravaGraphError, ValueError):
 
 class CycleRequiredError(EngravaGraphError, ValueError):
     """``consolidate`` / ``run_hygiene`` need a cognitive cycle and none was given or provided
-    (spec 003: they never run with ``current_cycle=None``)."""
+    (they never run with ``current_cycle=None``)."""
 
     def __init__(self, operation: str) -> None:
         super().__init__(
@@ -240,13 +247,18 @@ class CycleRequiredError(EngravaGraphError, ValueError):
 
 
 class HygienePolicyMissingError(EngravaGraphError, RuntimeError):
-    """``run_hygiene`` was called on a store built without a hygiene policy (spec 003)."""
+    """``run_hygiene`` was called on a store built without a hygiene policy."""
 
     def __init__(self) -> None:
         super().__init__(
             "run_hygiene() needs a hygiene policy: build the store with "
             "hygiene_policy=HygienePolicy(enabled=True, ...)"
         )
+
+
+class MissingExtraError(EngravaGraphError, ImportError):
+    """A feature needs an optional dependency group (an extra) that is not installed; the
+    message names the extra and the ``pip install`` line (:func:`engrava_graph.extras.require`)."""
 
 
 class MigrationError(EngravaGraphError):

@@ -1,4 +1,4 @@
-"""Caller-defined metadata on thoughts and edges, and the metadata filter (spec 003, "Edge").
+"""Caller-defined metadata on thoughts and edges, and the metadata filter.
 
 Metadata is a ``dict[str, MetadataValue]``: scalar leaves (``str``, ``int``, ``float``, ``bool``,
 ``None``) and nested dicts. In Neo4j it is stored twice on the node or relationship:
@@ -51,7 +51,7 @@ def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = (
         if isinstance(value, dict):
             validate_metadata(value, (*_path, key))
         elif problem := scalar_problem(value):
-            hint = "" if isinstance(value, int | float) else (
+            hint = "" if isinstance(value, str | int | float) else (
                 "; leaves must be scalars (encode lists as a string or a dict keyed by index)")
             raise ValueError(f"metadata {'.'.join((*_path, key))!r} {problem}{hint}")
 
@@ -162,7 +162,7 @@ class MetadataFilter:
 
     @classmethod
     def equals(cls, **pairs: FilterScalar) -> MetadataFilter:
-        """Exact-match filter from keyword pairs (the 000 spec's ``metadata_filter``)."""
+        """Exact-match filter from keyword pairs (``retrieve``'s ``metadata_filter``)."""
         return cls(tuple(FieldPredicate(k, FieldOp.EQ, v) for k, v in pairs.items()))
 
     @classmethod

@@ -1,4 +1,4 @@
-"""ThoughtRecord and EdgeRecord: the frozen value objects of spec 003.
+"""ThoughtRecord and EdgeRecord: the frozen value objects of the thought-graph model.
 
 Field names and defaults follow the peer package ``engrava`` where the spec is silent. Instants
 are aware UTC ``datetime`` values (ISO-8601 strings are accepted and normalised; naive = UTC).
@@ -46,7 +46,7 @@ def new_id() -> str:
 def content_hash(content: str) -> str:
     """SHA-256 hex digest of ``content`` (UTF-8): the dedup key of ``create_thought``.
 
-    It is computed once at creation and never recomputed on update, as in spec 003
+    It is computed once at creation and never recomputed on update, as in the peer
     ("editing a thought does not recompute its hash").
     """
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
@@ -56,6 +56,17 @@ def _nonblank(value: str, field: str) -> str:
     if not value.strip():
         raise ValueError(f"{field} must not be empty or whitespace")
     return value
+
+
+def _as_status(value: Any) -> LifecycleStatus | None:
+    """``value`` as a :class:`LifecycleStatus` when it is one or names one, else None (the
+    model's validation then refuses anything that is not a status)."""
+    if isinstance(value, str):
+        try:
+            return LifecycleStatus(value)
+        except ValueError:
+            return None
+    return None
 
 
 def checked_metadata(value: Any) -> Any:
@@ -69,7 +80,7 @@ def checked_metadata(value: Any) -> Any:
 
 
 class ThoughtRecord(BoundedModel):
-    """One thought: the unit of memory (spec 003, "Thought").
+    """One thought: the unit of memory.
 
     Attributes:
         thought_id: stable id, unique within a namespace (default: a new UUID4).
@@ -180,8 +191,9 @@ class ThoughtRecord(BoundedModel):
     def evolve(self, **changes: Any) -> Self:
         """A new record with ``changes`` applied and validated.
 
-        A ``lifecycle_status`` given as a :class:`LifecycleStatus` member is checked against the
-        state machine; a plain string skips that check (spec 003: "prefer the enum member").
+        A ``lifecycle_status`` is checked against the state machine whether it is given as a
+        :class:`LifecycleStatus` member or as its plain string value (``"CREATED"``): a status is
+        a status. A string that names no status fails validation.
         ``created_at`` cannot change once set (restating the same instant is not a change).
 
         Raises:
@@ -195,8 +207,8 @@ class ThoughtRecord(BoundedModel):
                     f"created_at is immutable once set (current={self.created_at.isoformat()}, "
                     f"attempted={new!r})"
                 )
-        target = changes.get("lifecycle_status")
-        if isinstance(target, LifecycleStatus) and target is not self.lifecycle_status:
+        target = _as_status(changes.get("lifecycle_status"))
+        if target is not None and target is not self.lifecycle_status:
             if not self.can_transition_to(target):
                 raise InvalidTransitionError(
                     entity_type="LifecycleStatus",
@@ -213,7 +225,7 @@ class ThoughtRecord(BoundedModel):
 
 
 class EdgeRecord(BoundedModel):
-    """A typed, weighted, directed link between two thoughts of one namespace (spec 003, "Edge").
+    """A typed, weighted, directed link between two thoughts of one namespace.
 
     At most one edge exists per ``(from_thought_id, to_thought_id, edge_type)``; a second raises
     :class:`~engrava_graph.model.errors.DuplicateEdgeError`.
@@ -224,7 +236,7 @@ class EdgeRecord(BoundedModel):
         edge_type: the relationship type in Neo4j.
         weight: strength in [0, 1]; default 1.0.
         confidence: link confidence in [0, 1] for causal edges (CAUSED_BY, LEADS_TO); None means
-            "use ``weight``". Phase 6 of the 000 cycle scores chains by it.
+            "use ``weight``". The retrieval cycle scores causal chains by it.
         created_cycle: the caller's cognitive cycle when the edge was made.
         source: how the relation was obtained (dreaming writes DREAMING).
         decay_multiplier: per-edge multiplier on spreading activation (>= 0, finite).

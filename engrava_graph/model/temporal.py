@@ -1,4 +1,4 @@
-"""Time values and the bi-temporal predicates of spec 003 ("The Bi-temporal Model").
+"""Time values and the bi-temporal predicates (valid time and transaction time).
 
 Every instant in engrava-graph is a timezone-aware ``datetime`` in UTC; a naive value is read as
 UTC (the host timezone is never consulted). In Neo4j they are stored as ``DateTime`` values.
@@ -63,7 +63,7 @@ def from_epoch_millis(millis: int | None) -> datetime | None:
 
     Returns:
         None for None and for a value outside years 1-9999 (a Neo4j ``DateTime`` can be that far
-        out; callers read such a stamp as missing, as spec 003 reads a malformed one).
+        out; callers read such a stamp as missing, as the peer reads a malformed one).
     """
     if millis is None:
         return None

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from neo4j_viz import Node, Relationship, Renderer, VisualizationGraph
-
+from engrava_graph.extras import require
 from engrava_graph.retrieval.results import CandidateTrace, CausalLink, Explanation
 from engrava_graph.retrieval.subgraph import ExplainSubgraph, SubgraphEdge
+
+if TYPE_CHECKING:  # neo4j-viz is the `viz` extra, imported where a graph is drawn
+    from neo4j_viz import Node, Relationship, VisualizationGraph
 
 REACHED_BY_COLOURS = {"activation": "#4C8EDA", "spread": "#F79767", "cause": "#F16667"}
 """Candidate colour by how it entered the cycle (Phase 3, 4 or 6)."""
@@ -87,6 +89,8 @@ def _rows(explanation: Explanation) -> list[_Row]:
 
 
 def _memory_node(row: _Row) -> Node:
+    from neo4j_viz import Node
+
     caption = _cut(row.text)
     if row.rank is not None:
         caption = f"#{row.rank} {caption}"
@@ -114,6 +118,8 @@ def _typed_edges(explanation: Explanation,
 
 
 def _edge_relationship(edge: SubgraphEdge, on_chain: bool) -> Relationship:
+    from neo4j_viz import Relationship
+
     value = edge.confidence if on_chain and edge.confidence is not None else edge.weight
     caption = edge.edge_type if value is None else f"{edge.edge_type} {value:.2f}"
     width = 5.0 if on_chain else 1.0 + 3.0 * (edge.weight if edge.weight is not None else 0.5)
@@ -138,7 +144,13 @@ def explanation_graph(explanation: Explanation,
 
     Returns:
         A graph with a legend, ready for ``render()`` (or ``render_widget()`` in a notebook).
+
+    Raises:
+        MissingExtraError: the ``viz`` extra (neo4j-viz) is not installed.
     """
+    require("viz", "the visual explain")
+    from neo4j_viz import Node, Relationship, VisualizationGraph
+
     subgraph = subgraph or ExplainSubgraph()
     rows = _rows(explanation)
     nodes = [Node(id=_QUERY_ID, caption=_cut(explanation.query), size=QUERY_RADIUS,
@@ -223,8 +235,13 @@ def render_explanation_html(explanation: Explanation, subgraph: ExplainSubgraph 
 
     Returns:
         The HTML document (about 4.5 MB: the viewer's JavaScript is inlined, no network needed).
+
+    Raises:
+        MissingExtraError: the ``viz`` extra (neo4j-viz) is not installed.
     """
     graph = explanation_graph(explanation, subgraph)
+    from neo4j_viz import Renderer
+
     page = graph.render(renderer=Renderer.CANVAS, height="100vh", theme=theme,
                         on_dangling="error").data
     title = html.escape(f"engrava-graph explain: {explanation.query}")

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextvars
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +17,12 @@ if TYPE_CHECKING:
     from engrava_graph.embeddings.base import EmbeddingProvider
     from engrava_graph.graph.executor import GraphExecutor
     from engrava_graph.model.cycles import CycleProvider
+    from engrava_graph.model.metadata import MetadataFilter
+    from engrava_graph.model.records import ThoughtRecord
     from engrava_graph.retrieval.config import RetrievalConfig
     from engrava_graph.retrieval.orchestrator import RetrievalCycle
     from engrava_graph.search.arms import SearchArms
-    from engrava_graph.search.fusion import SearchConfig
+    from engrava_graph.search.fusion import SearchConfig, TimeConfig
     from engrava_graph.store.access_buffer import AccessBuffer
     from engrava_graph.store.options import StoreOptions
 
@@ -35,6 +38,7 @@ class StoreBase:
     cycle_provider: CycleProvider | None
     access_tracking_enabled: bool
     search_config: SearchConfig
+    time_config: TimeConfig
     retrieval_config: RetrievalConfig
     vector_dimensions: int
     dreaming_config: DreamingConfig
@@ -46,6 +50,24 @@ class StoreBase:
     _arms: SearchArms
     _cycle: RetrievalCycle
 
+    if TYPE_CHECKING:  # methods one area calls on another; the composed store has them all
+        def _track(self, thought_ids: Sequence[str]) -> None: ...
+        def suppress_access_tracking(self) -> contextvars.Token[bool]: ...
+        @staticmethod
+        def resume_access_tracking(token: contextvars.Token[bool]) -> None: ...
+        async def flush_access_buffer(self) -> int: ...
+        async def ensure_namespace(self) -> None: ...
+        async def _register_in(self, tx: Any) -> None: ...
+        def retrievable_scope(self, *, include_archived: bool = False,
+                              filters: MetadataFilter | None = None,
+                              now: datetime | None = None) -> dict[str, Any]: ...
+        async def _vectors_for(self, thoughts: Sequence[ThoughtRecord],
+                               given: Sequence[Sequence[float] | None] | None
+                               ) -> list[list[float] | None]: ...
+        def _check_dims(self, vector: Sequence[float]) -> list[float]: ...
+        async def _query_vector(self, query_text: str,
+                                query_vector: Sequence[float] | None) -> list[float] | None: ...
+
 
 def evolved(record: Any, changes: dict[str, Any]) -> Any:
     """``record.evolve(**changes)`` with validation failures as :class:`ValidationFailedError`
@@ -55,6 +77,7 @@ def evolved(record: Any, changes: dict[str, Any]) -> Any:
     except InvalidTransitionError:
         raise
     except ValidationError as exc:
-        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+        details = [dict(e) for e in exc.errors(include_url=False)]
+        raise ValidationFailedError(str(exc), errors=details) from exc
     except ValueError as exc:
         raise ValidationFailedError(str(exc)) from exc

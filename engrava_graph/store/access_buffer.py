@@ -1,4 +1,4 @@
-"""The bounded access buffer (spec 003, "Access tracking and usage telemetry").
+"""The bounded access buffer: access tracking and usage telemetry.
 
 Implicit accesses (a ``get_thought``, each final ``search_hybrid``/``recall`` result) are
 coalesced per thought id in memory and written in one batched update by ``flush_access_buffer``,

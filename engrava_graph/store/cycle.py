@@ -14,7 +14,7 @@ class RetrievalMixin(StoreBase):
     """``retrieve`` and ``explain`` of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
     async def retrieve(self, query: str, **params: Any) -> RetrievalResponse:
-        """Recall memories with the 10-phase cognitive retrieval cycle (spec 000).
+        """Recall memories with the 10-phase cognitive retrieval cycle.
 
         Args:
             query: the question.
@@ -41,10 +41,10 @@ class RetrievalMixin(StoreBase):
         return run.response()
 
     async def explain(self, query: str, level: str = "summary", **params: Any) -> Explanation:
-        """Run the cycle for ``query`` and return its internals (spec 000, "Inspecting the
-        cycle"): intent, entities, temporal range, pathway scores and choice, candidate counts,
-        phase timings, and at ``level="debug"`` every candidate's signals and the phase that
-        dropped it. Takes the same ``params`` as :meth:`retrieve`.
+        """Run the cycle for ``query`` and return its internals: intent, entities, temporal
+        range, pathway scores and choice, candidate counts, phase timings, and at
+        ``level="debug"`` every candidate's signals and the phase that dropped it. Takes the same
+        ``params`` as :meth:`retrieve`.
 
         Raises:
             ValidationFailedError: a level other than "summary" or "debug", or bad parameters.

@@ -28,8 +28,8 @@ class DreamingMixin(StoreBase):
                           config: DreamingConfig | None = None,
                           progress: Callable[[str, int, int], None] | None = None
                           ) -> dreaming.DreamResult:
-        """Run one dreaming pass: cluster eligible thoughts into REFLECTIONs (spec 003,
-        "Dreaming"; see :mod:`engrava_graph.dreaming.consolidate`).
+        """Run one dreaming pass: cluster eligible thoughts into REFLECTIONs
+        (see :mod:`engrava_graph.dreaming.consolidate`).
 
         The access buffer is flushed first and the pass's own reads record no access. When an
         enabled hygiene policy's ``check_every_n_cycles`` divides the cycle, a hygiene pass runs
@@ -104,8 +104,8 @@ class DreamingMixin(StoreBase):
         vector = await self._query_vector(query_text, query_vector)
         cycle = resolve_cycle(current_cycle, self.cycle_provider)
         recency = resolve_recency(current_cycle=cycle, recency_now=None, provider_cycle=None,
-                                  config=self.search_config)
+                                  config=self.time_config)
         result = await search_reflections(self.executor, self.retrievable_scope(), vector, top_k,
-                                          recency, self.search_config.recency_weight)
+                                          recency, self.time_config.recency_weight)
         self._track([tid for tid, _ in result.results])
         return result

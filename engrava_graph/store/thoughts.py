@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from neo4j.exceptions import ConstraintError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import (
@@ -39,11 +39,12 @@ Q = {name: cypher(name) for name in (
 _UPDATE_RETRIES = 3
 
 
-def _validated(model: type, data: dict[str, Any]) -> Any:
+def _validated(model: type[BaseModel], data: dict[str, Any]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+        details = [dict(e) for e in exc.errors(include_url=False)]
+        raise ValidationFailedError(str(exc), errors=details) from exc
 
 
 class ThoughtsMixin(StoreBase):
@@ -81,9 +82,12 @@ class ThoughtsMixin(StoreBase):
 
         Args:
             thought: the record; ``created_at``/``updated_at`` are stamped when unset.
-            deduplicate: when a thought with the same ``content_hash`` exists in the namespace,
-                add one to its ``confirmation_count`` and return it instead (atomic under
-                concurrent callers).
+            deduplicate: when a thought with the same ``content_hash`` exists in the namespace
+                and its valid time covers this one's (``valid_from``/``valid_until``, None =
+                open), add one to its ``confirmation_count`` and return it instead (atomic under
+                concurrent callers). The same text valid in an interval no existing copy covers
+                (2023-01..02, then 2024-05..06) is stored as a new thought, so the fact stays
+                answerable in both intervals.
             expires_after_seconds: TTL in seconds from now, at most 100 years (sets
                 ``expires_at``).
             embedding: a vector to store instead of auto-embedding.
@@ -105,7 +109,9 @@ class ThoughtsMixin(StoreBase):
             await self._register_in(tx)
             if deduplicate:
                 hit = await run_in(tx, Q["thoughts/dedup_confirm"], namespace=self.namespace,
-                                   content_hash=row["props"]["content_hash"], now=self._clock())
+                                   content_hash=row["props"]["content_hash"], now=self._clock(),
+                                   valid_from=stamped.valid_from,
+                                   valid_until=stamped.valid_until)
                 if hit:
                     return thought_from_properties(hit[0]["thought"])
             await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
@@ -257,7 +263,7 @@ class ThoughtsMixin(StoreBase):
     @writes
     async def restore_thought(self, thought_id: str, *,
                               current_cycle: int | None = None) -> ThoughtRecord:
-        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps (spec 003, "Lifecycle").
+        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps.
 
         Args:
             thought_id: the thought.
@@ -314,7 +320,7 @@ class ThoughtsMixin(StoreBase):
                             offset: int = 0) -> list[ThoughtRecord]:
         """Thoughts matching every given filter, ordered by ``thought_id``.
 
-        Archived thoughts are listed (listing is not ranked retrieval, spec 003); expired ones
+        Archived thoughts are listed (listing is not ranked retrieval); expired ones
         are not unless ``include_expired``. ``after_id`` is a keyset cursor: pass the last id of
         the previous page.
 

@@ -18,7 +18,8 @@ Q = {name: cypher(name) for name in (
 )}
 
 def _embed_input(thought: ThoughtRecord) -> str:
-    """What is embedded: ``content`` when it starts with ``essence``, else both (as the peer does)."""
+    """What is embedded: ``content`` when it starts with ``essence``, else both (as the peer
+    does)."""
     if thought.content.strip().startswith(thought.essence.strip()):
         return thought.content
     return f"{thought.essence}\n{thought.content}"

@@ -1,4 +1,4 @@
-"""The retrieval spec's (000) code examples run as written, through the Python client, against
+"""The retrieval cycle document's code examples run as written, through the Python client, against
 the real service (uvicorn on 127.0.0.1) on the real Neo4j.
 
 The examples are read from the spec file itself at test time (:func:`spec_examples`), so they

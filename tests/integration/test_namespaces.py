@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model import (
     DuplicateThoughtError,
@@ -11,7 +12,6 @@ from engrava_graph.model import (
     InvalidNamespaceError,
     ReferentialIntegrityError,
 )
-from engrava_graph.core import Neo4jEngravaCore
 from tests.factories import edge, thought
 
 TEXTS = ["Caroline adopted a golden retriever named Max",

@@ -1,4 +1,4 @@
-"""The 000 cycle on a real Neo4j: each phase's effect is visible in retrieve / explain."""
+"""The retrieval cycle on a real Neo4j: each phase's effect is visible in retrieve / explain."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Thought CRUD, lifecycle, dedup, delete cascade, listing: spec 003 on a real Neo4j."""
+"""Thought CRUD, lifecycle, dedup, delete cascade, listing: the store on a real Neo4j."""
 
 from __future__ import annotations
 
@@ -177,7 +177,7 @@ async def test_list_and_count_filters(store):
         thought("arch", lifecycle_status=LifecycleStatus.ARCHIVED),
         thought("valid", valid_from="2023-01-01T00:00:00Z", valid_until="2023-02-01T00:00:00Z"),
     ])
-    assert await store.count_thoughts() == 4  # expired hidden, archived listed (spec 003)
+    assert await store.count_thoughts() == 4  # expired hidden, archived listed
     assert await store.count_thoughts(include_expired=True) == 5
     assert await store.count_thoughts(include_archived=False) == 3
     assert await store.count_thoughts(priority="P1") == 1

@@ -25,7 +25,7 @@ from engrava_graph.model.temporal import from_epoch_millis, to_utc
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.temporal import period_bounds
-from engrava_graph.search.fusion import SearchConfig
+from engrava_graph.search.fusion import SearchConfig, TimeConfig
 from engrava_graph.wire import BulkThoughts, DreamRequest, RestoreRequest, ThoughtCreate, ThoughtPatch
 
 THOUGHT = {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "unit"}
@@ -122,7 +122,7 @@ def test_calendar_edges_and_naive_instants_are_accepted_as_utc() -> None:
     t = ThoughtRecord(**THOUGHT, valid_from="0001-01-01T00:00:00Z", valid_until=last,
                       expires_at=datetime(2030, 1, 1))
     assert t.valid_from == first and t.valid_until == last
-    assert t.expires_at == datetime(2030, 1, 1, tzinfo=UTC)  # naive = UTC (spec 003)
+    assert t.expires_at == datetime(2030, 1, 1, tzinfo=UTC)  # naive = UTC
 
 
 def test_retrieve_request_instants_and_filters_fail_typed() -> None:
@@ -161,7 +161,7 @@ def test_cycles_given_to_the_library_stop_at_int64_max() -> None:
 @pytest.mark.parametrize("model,data", [
     (SearchConfig, {"fts_weight": float("inf")}),
     (SearchConfig, {"vector_overfetch": 2**63}),
-    (RetrievalConfig, {"decay_rate": float("nan")}),
+    (TimeConfig, {"access_decay_rate": float("nan")}),
     (RetrievalConfig, {"max_entity_degree": 2**63}),
     (DreamingConfig, {"signals": {"recency": float("inf")}}),
     (DreamingGates, {"max_cluster_size": 2**63}),

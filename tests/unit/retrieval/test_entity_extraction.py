@@ -1,4 +1,4 @@
-"""Rule-based entity and keyword extraction (000 Phase 1)."""
+"""Rule-based entity and keyword extraction (retrieval phase 1)."""
 
 import pytest
 

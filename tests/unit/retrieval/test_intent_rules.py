@@ -1,4 +1,4 @@
-"""Rule-based intent classification (000 Phase 1)."""
+"""Rule-based intent classification (retrieval phase 1, Encode)."""
 
 import math
 import re
@@ -15,7 +15,7 @@ from engrava_graph.retrieval.intent import (
 from engrava_graph.retrieval.types import Intent
 
 CASES = [
-    # the 000 spec's examples
+    # the retrieval cycle document's examples
     ("What caused the outage last Tuesday?", Intent.CAUSAL),
     ("What caused the outage?", Intent.CAUSAL),
     # LoCoMo-style questions

@@ -1,4 +1,4 @@
-"""Post-ranking filters (000 Phase 8)."""
+"""Post-ranking filters (retrieval phase 8)."""
 
 import numpy as np
 import pytest

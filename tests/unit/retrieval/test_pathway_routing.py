@@ -1,4 +1,4 @@
-"""Pathway routing and explicit override (000 Phase 2)."""
+"""Pathway routing and explicit override (retrieval phase 2)."""
 
 import math
 from datetime import UTC, datetime

@@ -1,4 +1,4 @@
-"""Query encoding and decomposition (000 Phases 1 and 3)."""
+"""Query encoding and decomposition (retrieval phases 1 and 3)."""
 
 from datetime import UTC, datetime
 

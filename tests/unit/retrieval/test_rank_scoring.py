@@ -1,4 +1,4 @@
-"""Decay, signals, rank weights and confidence (000 Phases 5, 7, 9)."""
+"""Decay, signals, rank weights and confidence (retrieval phases 5, 7, 9)."""
 
 import itertools
 import math

@@ -1,4 +1,4 @@
-"""Temporal marker resolution against a fixed request time (000 Phase 1)."""
+"""Temporal marker resolution against a fixed request time (retrieval phase 1)."""
 
 from datetime import UTC, datetime, timedelta, timezone
 
