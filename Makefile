@@ -12,11 +12,12 @@ BOOTSTRAP := cd "$(ROOT)" && source .ci/bootstrap
 PYTEST_ARGS ?=
 # When set, the test target writes pytest's exit status into this file (used by .ci/run).
 PYTEST_STATUS_FILE ?=
+LTS_VERSION ?= 5.26.30
 # check: 1 = any finding fails; 0 = findings are printed but do not fail. .ci/run passes 0 until
 # the tree has been formatted once and the branches have merged (see .ci/run).
 CHECK_STRICT ?= 1
 
-.PHONY: test test-unit check wheel-smoke demo neo4j-start neo4j-stop
+.PHONY: test test-lts test-unit check wheel-smoke demo neo4j-start neo4j-stop
 
 test:
 	@$(BOOTSTRAP)
@@ -25,6 +26,19 @@ test:
 	eval "$$connection"
 	status=0
 	python -m pytest -q $(PYTEST_ARGS) || status=$$?
+	if [[ -n "$(PYTEST_STATUS_FILE)" ]]; then echo "$$status" > "$(PYTEST_STATUS_FILE)"; fi
+	exit "$$status"
+
+# The integration tests again on the Neo4j 5.26 LTS line (its own instance, on free ports), so
+# the statements chosen per server line are exercised on both.
+test-lts:
+	@$(BOOTSTRAP)
+	export ENGRAVA_NEO4J_VERSION=$(LTS_VERSION) ENGRAVA_NEO4J_INSTANCE=lts
+	engrava-graph neo4j start
+	connection="$$(engrava-graph neo4j env)"
+	eval "$$connection"
+	status=0
+	python -m pytest -q tests/integration $(PYTEST_ARGS) || status=$$?
 	if [[ -n "$(PYTEST_STATUS_FILE)" ]]; then echo "$$status" > "$(PYTEST_STATUS_FILE)"; fi
 	exit "$$status"
 

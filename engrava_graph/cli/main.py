@@ -84,6 +84,7 @@ def neo4j_start(
         info = server.start(timeout=timeout)
     status = server.status()
     console.print(f"[green]Neo4j {status.version} is running[/] (pid {status.pid})")
+    console.print(f"  version  : {server.version_reason}")
     console.print(f"  bolt URI : {info.uri}")
     console.print(f"  user     : {info.user}")
     console.print(f"  password : in {server.password_file}")

@@ -38,18 +38,25 @@ from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.errors import Neo4jUnavailableError
 
-DEFAULT_VERSION = "5.26.30"
+CURRENT_VERSION = "2026.08.1"
+"""The newest Neo4j Community line on Maven Central that this project is tested on (Java 21+)."""
+LTS_VERSION = "5.26.30"
+"""The long-term-support line, for machines with Java 17 only."""
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
 DEFAULT_HEAP = "1g"
 DEFAULT_PAGECACHE = "512m"
 USER = "neo4j"
 POM_NAME = "neo4j-server.pom.xml"
-ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
-SUPPORTED_JAVA = (17, 21)
+ENTRY_POINTS = ("org.neo4j.server.CommunityEntryPoint", "org.neo4j.server.Neo4jCommunity")
+LTS_JAVA = (17, 21)
+"""Java majors Neo4j 5.26 runs on."""
+CALENDAR_JAVA = (25, 21)
+"""Java majors the calendar releases (2025.10 and later) run on, preferred first."""
 INSTALL_HINT = (
-    "Install Java 17 and Maven (Debian/Ubuntu: `apt-get install openjdk-17-jre-headless maven`; "
-    "or point JAVA_HOME at a JDK 17 or 21), or set NEO4J_URI to an existing Neo4j."
+    "Install Java 21 (or 17 for Neo4j 5.26) and Maven (Debian/Ubuntu: `apt-get install "
+    "openjdk-17-jre-headless maven`; or point JAVA_HOME at a JDK), or set NEO4J_URI to an "
+    "existing Neo4j."
 )
 
 PING = cypher("hygiene/ping")
@@ -85,20 +92,24 @@ _children: dict[int, subprocess.Popen[bytes]] = {}
 class ServerSettings:
     """Local-server settings, normally read from the environment by ``from_env``.
 
-    ``bolt_port``/``http_port`` are None to take 7687/7474, or free ports when those are busy.
-    ``heap`` and ``pagecache`` are Neo4j memory sizes such as ``1g`` or ``512m``.
+    ``version`` None lets the instance choose (:func:`choose_version`). ``bolt_port``/
+    ``http_port`` are None to take 7687/7474, or free ports when those are busy. ``heap`` and
+    ``pagecache`` are Neo4j memory sizes such as ``1g`` or ``512m``. ``instance`` names the
+    instance the CLI and the tests use.
     """
 
     cache_dir: Path
-    version: str = DEFAULT_VERSION
+    version: str | None = None
     bolt_port: int | None = None
     http_port: int | None = None
     heap: str = DEFAULT_HEAP
     pagecache: str = DEFAULT_PAGECACHE
+    instance: str = "default"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerSettings:
-        """Read ENGRAVA_GRAPH_HOME, XDG_CACHE_HOME and the ENGRAVA_NEO4J_* variables.
+        """Read ENGRAVA_GRAPH_HOME, XDG_CACHE_HOME and the ENGRAVA_NEO4J_* variables
+        (``_VERSION``, ``_BOLT_PORT``, ``_HTTP_PORT``, ``_HEAP``, ``_PAGECACHE``, ``_INSTANCE``).
 
         Raises:
             Neo4jUnavailableError: a port variable is not a port number.
@@ -106,11 +117,12 @@ class ServerSettings:
         env = os.environ if environ is None else environ
         return cls(
             cache_dir=_cache_dir(env),
-            version=env.get("ENGRAVA_NEO4J_VERSION") or DEFAULT_VERSION,
+            version=env.get("ENGRAVA_NEO4J_VERSION") or None,
             bolt_port=_port_from_env(env, "ENGRAVA_NEO4J_BOLT_PORT"),
             http_port=_port_from_env(env, "ENGRAVA_NEO4J_HTTP_PORT"),
             heap=env.get("ENGRAVA_NEO4J_HEAP") or DEFAULT_HEAP,
             pagecache=env.get("ENGRAVA_NEO4J_PAGECACHE") or DEFAULT_PAGECACHE,
+            instance=env.get("ENGRAVA_NEO4J_INSTANCE") or "default",
         )
 
 
@@ -176,19 +188,28 @@ class LocalNeo4jServer:
     (a CLI and a test run) see one server.
     """
 
-    def __init__(self, name: str = "default", settings: ServerSettings | None = None) -> None:
-        """Raises ValueError when ``name`` is not made of letters, digits, ``-`` and ``_``."""
+    def __init__(self, name: str | None = None, settings: ServerSettings | None = None) -> None:
+        """``name`` defaults to the settings' ``instance``; the version to
+        :func:`choose_version`'s (``version_reason`` says why).
+
+        Raises:
+            ValueError: ``name`` is not made of letters, digits, ``-`` and ``_``.
+        """
+        self.settings = settings or ServerSettings.from_env()
+        name = self.settings.instance if name is None else name
         if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
             raise ValueError(f"instance name must be letters, digits, '-' or '_': {name!r}")
         self.name = name
-        self.settings = settings or ServerSettings.from_env()
         root = self.settings.cache_dir / "neo4j"
-        self.version_dir = root / self.settings.version
-        self.lib_dir = self.version_dir / "lib"
         self.home = root / f"instance-{name}"
         self.password_file = self.home / "password"
         self.state_file = self.home / "state.json"
         self.console_log = self.home / "logs" / "console.log"
+        recorded = self._read_state()
+        self.version, self.version_reason = choose_version(
+            self.settings.version, recorded.version if recorded else None)
+        self.version_dir = root / self.version
+        self.lib_dir = self.version_dir / "lib"
 
     def ensure_assembled(self) -> Path:
         """Download the Neo4j jars with Maven unless already done; return the lib directory.
@@ -201,7 +222,7 @@ class LocalNeo4jServer:
         """
         if _has_jars(self.lib_dir):
             return self.lib_dir
-        java = find_java()
+        java = find_java(java_majors(self.version))
         mvn = shutil.which("mvn")
         if mvn is None:
             raise Neo4jUnavailableError(f"Maven (`mvn`) is not on PATH. {INSTALL_HINT}")
@@ -255,7 +276,7 @@ class LocalNeo4jServer:
         state = self._read_state()
         pid = self._live_pid(state)
         if state is None or pid is None:
-            version = state.version if state else self.settings.version
+            version = state.version if state else self.version
             return ServerStatus(False, None, None, None, version, self.home)
         return ServerStatus(
             running=True,
@@ -294,7 +315,7 @@ class LocalNeo4jServer:
         command = [
             mvn, "-B", "-q", "-f", str(pom), "dependency:copy-dependencies",
             f"-DoutputDirectory={partial}", "-DincludeScope=runtime",
-            f"-Dneo4j.version={self.settings.version}",
+            f"-Dneo4j.version={self.version}",
         ]  # fmt: skip
         env = {**os.environ, "JAVA_HOME": str(java.parent.parent)}
         _run_logged(command, self.version_dir / "mvn.log", MVN_TIMEOUT, env, "Maven assembly")
@@ -305,7 +326,7 @@ class LocalNeo4jServer:
     def _launch(self, deadline: float) -> ConnectionInfo:
         """Write the conf, set the initial password, spawn the JVM and wait until it answers."""
         lib = self.ensure_assembled()
-        java = find_java()
+        java = find_java(java_majors(self.version))
         for directory in INSTANCE_DIRS:
             (self.home / directory).mkdir(exist_ok=True)
         bolt_port, http_port = self._choose_ports()
@@ -316,7 +337,7 @@ class LocalNeo4jServer:
         (self.home / "conf" / "neo4j.conf").write_text(conf)
         password = self._ensure_password()
         if not self._system_db_exists():
-            self._run_java(java, lib, "Neo4jAdminBoot", ["dbms", "set-initial-password", password])
+            self._run_java(java, lib, "Neo4jAdminCommand", ["dbms", "set-initial-password", password])
         command = self._server_command(java, lib)
         with open(self.console_log, "wb") as log:
             process = subprocess.Popen(
@@ -324,7 +345,7 @@ class LocalNeo4jServer:
                 cwd=self.home, env=self._java_env(java), start_new_session=True,
             )  # fmt: skip
         _children[process.pid] = process
-        self._write_state(_State(process.pid, bolt_port, http_port, self.settings.version))
+        self._write_state(_State(process.pid, bolt_port, http_port, self.version))
         info = self.connection_info()
         try:
             self._wait_ready(info, process.pid, deadline)
@@ -372,10 +393,10 @@ class LocalNeo4jServer:
 
         This also validates neo4j.conf. Raises Neo4jUnavailableError if the launcher fails.
         """
-        output = self._run_java(java, lib, "Neo4jBoot", ["console", "--dry-run"])
+        output = self._run_java(java, lib, "Neo4jCommand", ["console", "--dry-run"])
         lines = [line for line in output.splitlines() if line.strip()]
         command = shlex.split(lines[-1]) if lines else []
-        if ENTRY_POINT not in command:
+        if not set(ENTRY_POINTS) & set(command):
             raise Neo4jUnavailableError(f"Unexpected output from the Neo4j launcher:\n{output}")
         return command
 
@@ -503,25 +524,55 @@ class LocalNeo4jServer:
         tmp.replace(self.state_file)
 
 
-def find_java(environ: Mapping[str, str] | None = None) -> Path:
-    """Return a Java 17 or 21 binary: JAVA_HOME, then /usr/lib/jvm's OpenJDK 17/21, then PATH.
+def java_majors(version: str) -> tuple[int, ...]:
+    """The Java majors a Neo4j version runs on, preferred first: 25 or 21 for the calendar
+    releases (``2025.10`` and later), 17 or 21 for 5.x."""
+    return CALENDAR_JAVA if version[:4].isdigit() and int(version[:4]) >= 2025 else LTS_JAVA
+
+
+def choose_version(configured: str | None, recorded: str | None,
+                   environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """Which Neo4j version an instance runs, and why (one phrase for the console).
+
+    ``configured`` (ENGRAVA_NEO4J_VERSION) wins; else the version an existing instance was
+    created with (its store is never moved to another line behind the user's back); else
+    :data:`CURRENT_VERSION` when a Java 21+ runtime is present, and :data:`LTS_VERSION` on
+    Java 17.
+    """
+    if configured:
+        return configured, "set by ENGRAVA_NEO4J_VERSION"
+    if recorded:
+        return recorded, "the version this instance was created with"
+    try:
+        java = find_java(CALENDAR_JAVA, environ)
+    except Neo4jUnavailableError:
+        return LTS_VERSION, "the LTS line: no Java 21 or newer was found (Java 17 runs 5.26)"
+    return CURRENT_VERSION, f"the current line: Java {_java_major(java)} is at {java}"
+
+
+def find_java(majors: tuple[int, ...] = LTS_JAVA,
+              environ: Mapping[str, str] | None = None) -> Path:
+    """Return a Java binary of one of ``majors``: JAVA_HOME, then /usr/lib/jvm's JDKs
+    (OpenJDK and Temurin, in the order of ``majors``), then PATH.
 
     Raises:
-        Neo4jUnavailableError: none of them is a Java 17 or 21.
+        Neo4jUnavailableError: none of them is one of ``majors``.
     """
     env = os.environ if environ is None else environ
     candidates: list[Path] = []
     if env.get("JAVA_HOME"):
         candidates.append(Path(env["JAVA_HOME"]) / "bin" / "java")
-    for major in SUPPORTED_JAVA:
-        candidates += sorted(Path("/usr/lib/jvm").glob(f"java-{major}-openjdk-*/bin/java"))
+    for major in majors:
+        for pattern in (f"java-{major}-openjdk-*", f"temurin-{major}-*"):
+            candidates += sorted(Path("/usr/lib/jvm").glob(f"{pattern}/bin/java"))
     on_path = shutil.which("java", path=env.get("PATH"))
     if on_path:
         candidates.append(Path(on_path))
     for java in candidates:
-        if java.is_file() and _java_major(java) in SUPPORTED_JAVA:
+        if java.is_file() and _java_major(java) in majors:
             return java
-    raise Neo4jUnavailableError(f"Neo4j 5 needs Java 17 or 21 and found none. {INSTALL_HINT}")
+    wanted = " or ".join(str(m) for m in sorted(majors))
+    raise Neo4jUnavailableError(f"This Neo4j needs Java {wanted} and found none. {INSTALL_HINT}")
 
 
 def _java_major(java: Path) -> int | None:

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import yaml
 
+from engrava_graph.graph.server import CURRENT_VERSION
+
 DOCKER = Path(__file__).resolve().parents[2] / "docker"
 
 
 def test_compose_runs_neo4j_and_the_api_with_health_checks():
     compose = yaml.safe_load((DOCKER / "docker-compose.yml").read_text(encoding="utf-8"))
     neo4j, api = compose["services"]["neo4j"], compose["services"]["api"]
-    assert neo4j["image"] == "neo4j:5.26-community"
+    assert neo4j["image"] == f"neo4j:{CURRENT_VERSION}-community"
     assert "${NEO4J_PASSWORD:?" in neo4j["environment"]["NEO4J_AUTH"]
     assert {v.split(":")[0] for v in neo4j["volumes"]} <= set(compose["volumes"])
     assert neo4j["healthcheck"]["test"] and api["healthcheck"]["test"]

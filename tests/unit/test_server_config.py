@@ -6,9 +6,13 @@ from pathlib import Path
 import pytest
 
 from engrava_graph.graph.server import (
+    CURRENT_VERSION,
+    LTS_VERSION,
     LocalNeo4jServer,
     ServerSettings,
     _choose_port,
+    choose_version,
+    java_majors,
     render_neo4j_conf,
 )
 from engrava_graph.model.errors import Neo4jUnavailableError
@@ -47,7 +51,7 @@ def test_settings_from_env(tmp_path: Path) -> None:
     )
     server = LocalNeo4jServer("t1", settings)
     assert server.home == tmp_path / "neo4j" / "instance-t1"
-    assert server.lib_dir == tmp_path / "neo4j" / settings.version / "lib"
+    assert server.lib_dir == tmp_path / "neo4j" / server.version / "lib"
     assert settings.bolt_port == 17000 and settings.http_port is None
     with pytest.raises(Neo4jUnavailableError):
         ServerSettings.from_env({"ENGRAVA_NEO4J_HTTP_PORT": "http"})
@@ -62,3 +66,21 @@ def test_busy_default_port_is_replaced_but_busy_configured_port_fails() -> None:
         assert chosen != port and chosen > 0
         with pytest.raises(Neo4jUnavailableError, match="X"):
             _choose_port(port, port, "X")
+
+
+def test_version_configured_wins_then_recorded_then_java() -> None:
+    assert choose_version("5.26.1", "2026.08.1")[0] == "5.26.1"
+    assert choose_version(None, "5.26.30")[0] == "5.26.30"
+    no_java = {"PATH": "/nonexistent", "JAVA_HOME": "/nonexistent"}
+    version, reason = choose_version(None, None, no_java)
+    assert version in (LTS_VERSION, CURRENT_VERSION) and reason
+
+
+def test_java_majors_by_line() -> None:
+    assert java_majors("5.26.30") == (17, 21)
+    assert 25 in java_majors(CURRENT_VERSION) and 17 not in java_majors(CURRENT_VERSION)
+
+
+def test_pom_pins_the_current_version() -> None:
+    pom = (Path(__file__).resolve().parents[2] / "docker" / "neo4j-server.pom.xml").read_text()
+    assert f"<neo4j.version>{CURRENT_VERSION}</neo4j.version>" in pom

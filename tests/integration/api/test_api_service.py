@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from engrava_graph.graph.connection import ConnectionInfo
+from engrava_graph.graph.schema import SCHEMA_VERSION
 from tests.integration.api.conftest import ADMIN, Api, api_settings, headers
 from tests.integration.client_service import serving
 
@@ -21,7 +22,7 @@ def test_probes_need_no_key(client: TestClient) -> None:
     assert client.get("/healthz").json()["status"] == "ok"
     ready = client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ready", "schema_version": 1}
+    assert ready.json() == {"status": "ready", "schema_version": SCHEMA_VERSION}
 
 
 def test_openapi_and_docs_are_served(client: TestClient) -> None:
