@@ -28,7 +28,8 @@ API_VERSION = "1.0.0"
 _DEFAULT_PROVIDER = object()
 
 
-def _provider(settings: ApiSettings) -> EmbeddingProvider | None:
+def embedding_provider_for(settings: ApiSettings) -> EmbeddingProvider | None:
+    """The provider ``settings.embedder`` names (None for ``"none"``: keyword search only)."""
     if settings.embedder == "none":
         return None
     from engrava_graph.embeddings import SentenceTransformerProvider
@@ -55,7 +56,7 @@ def create_app(settings: ApiSettings | None = None, *,
     """
     settings = settings or ApiSettings()
     keyring = KeyRing(settings.api_keys, insecure_dev=settings.insecure_dev)
-    provider = (_provider(settings) if embedding_provider is _DEFAULT_PROVIDER
+    provider = (embedding_provider_for(settings) if embedding_provider is _DEFAULT_PROVIDER
                 else embedding_provider)
 
     @asynccontextmanager

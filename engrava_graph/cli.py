@@ -16,6 +16,7 @@ from engrava_graph.demo.cli import demo
 from engrava_graph.dreaming.cli import dream
 from engrava_graph.explore_cli import register as register_explore_commands
 from engrava_graph.graph.server import LocalNeo4jServer
+from engrava_graph.mcp.cli import mcp
 from engrava_graph.model.errors import Neo4jUnavailableError
 from engrava_graph.serve import serve
 
@@ -32,6 +33,7 @@ app.add_typer(neo4j_app, name="neo4j")
 app.command("dream")(dream)
 register_explore_commands(app)
 app.command("serve")(serve)
+app.command("mcp")(mcp)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -144,3 +146,7 @@ def neo4j_env() -> None:
 
 
 app.command("demo")(demo)
+
+
+if __name__ == "__main__":
+    app()
