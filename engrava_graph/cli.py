@@ -17,6 +17,8 @@ from engrava_graph.dreaming.cli import dream
 from engrava_graph.explore_cli import register as register_explore_commands
 from engrava_graph.graph.server import LocalNeo4jServer
 from engrava_graph.mcp.cli import mcp
+from engrava_graph.memory_cli import Database, Password, Uri, User, connection
+from engrava_graph.memory_cli import register as register_memory_commands
 from engrava_graph.model.errors import Neo4jUnavailableError
 from engrava_graph.serve import serve
 
@@ -34,6 +36,7 @@ app.command("dream")(dream)
 register_explore_commands(app)
 app.command("serve")(serve)
 app.command("mcp")(mcp)
+register_memory_commands(app)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -49,16 +52,16 @@ def _fail(error: Exception) -> NoReturn:
 def migrate(
     namespace: str = typer.Option("default", help="Namespace to register."),
     dimensions: int = typer.Option(384, help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
 ) -> None:
     """Create every constraint and index (idempotent) and record the schema version."""
     import asyncio
 
     from engrava_graph.core import Neo4jEngravaCore
-    from engrava_graph.graph.connection import resolve_connection
     from engrava_graph.model.errors import EngravaGraphError
 
     async def run() -> int:
-        info = resolve_connection()
+        info = connection(uri, user, password, database)
         store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                           database=info.database, namespace=namespace,
                                           vector_dimensions=dimensions)

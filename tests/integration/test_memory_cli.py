@@ -1,0 +1,91 @@
+"""The daily CLI commands on the real Neo4j, as a person runs them: remember, link, list,
+retrieve, namespaces, and the export -> delete-namespace -> import round trip (same counts, same
+retrieve results)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from engrava_graph.cli import app
+from engrava_graph.graph.connection import ConnectionInfo
+
+NOW = "2026-12-01T12:00:00Z"
+
+
+@pytest.fixture
+def cli(connection: ConnectionInfo) -> Iterator[Any]:
+    """Run a command with the connection flags and a fresh namespace; delete it after."""
+    namespace = f"cli-{uuid.uuid4().hex[:10]}"
+    flags = ["--uri", connection.uri, "--user", connection.user, "--password",
+             connection.password]
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0, namespaced: bool = True) -> Any:
+        extra = ["-n", namespace] if namespaced else []
+        result = runner.invoke(app, [*args, *extra, *flags])
+        assert result.exit_code == code, (args, result.output, result.stderr)
+        return result
+
+    invoke.namespace = namespace  # type: ignore[attr-defined]
+    yield invoke
+    runner.invoke(app, ["delete-namespace", namespace, "--yes", *flags])
+
+
+def _json(result: Any) -> Any:
+    return json.loads(result.stdout)
+
+
+def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
+    ids = {}
+    for key, text in (("pr", "Config PR removed DATABASE_URL from billing"),
+                      ("start", "The billing service could not start"),
+                      ("deploy", "The deploy failed at 3pm")):
+        ids[key] = _json(cli("remember", text, "--json"))["thought_id"]
+    edge = _json(cli("link", ids["deploy"], ids["start"], "--type", "CAUSED_BY",
+                     "--confidence", "0.9", "--json"))
+    assert edge["edge_type"] == "CAUSED_BY"
+    cli("link", ids["start"], ids["pr"], "--type", "CAUSED_BY", "--confidence", "0.8")
+
+    listed = _json(cli("list", "--json"))
+    assert {t["thought_id"] for t in listed} == set(ids.values())
+    text = cli("retrieve", "why did the deploy fail?", "--now", NOW).stdout
+    assert text.startswith("Relevant memories") and "because:" in text
+    before = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
+
+    dump = tmp_path / "memory.jsonl"
+    summary = _json(cli("export", "-o", str(dump), "--json"))
+    assert (summary["thoughts"], summary["edges"]) == (3, 2)
+    assert len(dump.read_text().splitlines()) == 1 + 3 + 2
+    cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
+    cli("list", code=1)  # gone: one line, exit 1
+    assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
+        "namespace": cli.namespace, "thoughts": 3, "edges": 2}
+
+    counts = {row["namespace"]: row["thoughts"]
+              for row in _json(cli("namespaces", "--json", namespaced=False))}
+    assert counts[cli.namespace] == 3
+    after = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
+    assert [(r["thought_id"], r["confidence"]) for r in after["results"]] == [
+        (r["thought_id"], r["confidence"]) for r in before["results"]]
+    assert after["causal_links"] == before["causal_links"]
+    assert "already holds thoughts" in cli("import", str(dump), code=1).stderr
+
+
+def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInfo) -> None:
+    missing = cli("list", code=1)
+    assert "does not exist" in missing.stderr or "not found" in missing.stderr.lower()
+    assert len(missing.stderr.strip().splitlines()) == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "thought"}\n')
+    assert "line 1" in cli("import", str(bad), code=1).stderr
+    wrong = CliRunner().invoke(app, ["list", "-n", cli.namespace, "--uri",
+                                     connection.uri, "--password", "wrong-password"])
+    assert wrong.exit_code == 1 and "credentials" in wrong.stderr
+    assert len(wrong.stderr.strip().splitlines()) == 1
