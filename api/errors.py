@@ -4,7 +4,7 @@
 - ``message``: what went wrong and what to do, for a person;
 - ``field``: the request field at fault (dotted path, or a header name), else null.
 
-:data:`engrava_graph.error_codes.ERROR_CODES` gives each library error class
+:data:`engrava_graph.model.error_codes.ERROR_CODES` gives each library error class
 (:class:`EngravaGraphError` and its subclasses) a status and code; a class not listed takes its
 nearest listed ancestor's. Request validation is 422 ``invalid_request``; Neo4j being unreachable
 is 503 with ``Retry-After``. Anything else is a 500 whose body says only "internal error" and
@@ -25,7 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engrava_graph.error_codes import INVALID_REQUEST, error_code
+from engrava_graph.model.error_codes import INVALID_REQUEST, error_code
 from engrava_graph.model.errors import (
     EngravaGraphError,
     InvalidFilterError,

@@ -14,11 +14,11 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from api.schemas import BulkResult, DreamJob, ErrorBody, Health, JobStatus, ThoughtPage
 from engrava_graph.model.enums import EdgeType, Priority, ThoughtType
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 from engrava_graph.retrieval.results import CausalLink, RetrievalResponse, RetrievedMemory
 from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores
+from engrava_graph.wire import BulkResult, DreamJob, ErrorBody, Health, JobStatus, ThoughtPage
 
 _AT = datetime(2026, 11, 24, 15, 0, tzinfo=UTC)
 _DEPLOY = "0b7c5b8e-3f0e-4c55-9d59-0e6c1d1a2f01"

@@ -27,8 +27,8 @@ from rich.progress import Progress
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
+from engrava_graph.cli.demo import resolve_dataset
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.demo.cli import resolve_dataset
 from engrava_graph.demo.pipeline import DemoOptions, run_demo
 from engrava_graph.demo.report import latency_table, rich_table, score_table
 from engrava_graph.embeddings import SentenceTransformerProvider

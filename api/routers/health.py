@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from api.schemas import Health
+from engrava_graph.wire import Health
 
 router = APIRouter(tags=["health"])
 

@@ -8,16 +8,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Response, status
 
 from api.auth import CreateAccess, ReadAccess, WriteAccess
-from api.schemas import (
-    ERROR_RESPONSES,
-    MAX_PAGE_SIZE,
-    BulkResult,
-    BulkThoughts,
-    RestoreRequest,
-    ThoughtCreate,
-    ThoughtPage,
-    ThoughtPatch,
-)
 from engrava_graph.model.bounds import Cycle
 from engrava_graph.model.enums import LifecycleStatus, Priority, ThoughtType, ThoughtVisibility
 from engrava_graph.model.errors import (
@@ -27,6 +17,16 @@ from engrava_graph.model.errors import (
 )
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ThoughtRecord
+from engrava_graph.wire import (
+    ERROR_RESPONSES,
+    MAX_PAGE_SIZE,
+    BulkResult,
+    BulkThoughts,
+    RestoreRequest,
+    ThoughtCreate,
+    ThoughtPage,
+    ThoughtPatch,
+)
 
 router = APIRouter(prefix="/v1", tags=["thoughts"], responses=ERROR_RESPONSES)
 

@@ -4,7 +4,7 @@ Each method builds and validates its request locally (a bad argument raises
 :class:`ValidationFailedError` before anything is sent), sends it through
 :meth:`Transport.send` and returns the library's own models: :class:`RetrievalResponse`,
 :class:`Explanation`, :class:`ThoughtRecord`, :class:`EdgeRecord`, and the service's
-:class:`DreamJob`, :class:`BulkResult` and :class:`Health` (``api.schemas``, plain pydantic).
+:class:`DreamJob`, :class:`BulkResult` and :class:`Health` (``engrava_graph.wire``, plain pydantic).
 """
 
 from __future__ import annotations
@@ -19,19 +19,6 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, TypeAdapter
 
-from api.schemas import (
-    BulkResult,
-    BulkThoughts,
-    DreamJob,
-    DreamRequest,
-    ExplainRequest,
-    Health,
-    JobStatus,
-    RestoreRequest,
-    ThoughtCreate,
-    ThoughtPage,
-    ThoughtPatch,
-)
 from engrava_graph.client._ops import Op, Page, Sleep, listing, operation
 from engrava_graph.client._transport import Call, Transport, validated
 from engrava_graph.model.enums import (
@@ -46,6 +33,19 @@ from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.model.records import ESSENCE_MAX_CHARS, EdgeRecord, ThoughtRecord
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import Explanation, RetrievalResponse
+from engrava_graph.wire import (
+    BulkResult,
+    BulkThoughts,
+    DreamJob,
+    DreamRequest,
+    ExplainRequest,
+    Health,
+    JobStatus,
+    RestoreRequest,
+    ThoughtCreate,
+    ThoughtPage,
+    ThoughtPatch,
+)
 
 T = TypeVar("T")
 
@@ -292,7 +292,7 @@ class ClientApi(ABC):
             thought_id: the thought.
             **changes: the fields to change (``essence``, ``content``, ``priority``,
                 ``lifecycle_status``, ``metadata``, ``tags``, ``pinned``, ...; see
-                ``api.schemas.PATCHABLE_FIELDS``); None clears a nullable field.
+                ``engrava_graph.wire.PATCHABLE_FIELDS``); None clears a nullable field.
 
         Returns:
             The updated thought.

@@ -22,8 +22,8 @@ from engrava_graph.dreaming.clusters import SimilarityGraph
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
-from engrava_graph.graph.search_arms import index_fetch_k
-from engrava_graph.retrieval.fusion import cosine_to_index_score, index_score_to_cosine
+from engrava_graph.search.arms import index_fetch_k
+from engrava_graph.search.fusion import cosine_to_index_score, index_score_to_cosine
 
 _EXACT = cypher("dreaming/neighbours_exact")
 _INDEX = cypher("dreaming/neighbours_index")

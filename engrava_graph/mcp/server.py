@@ -9,9 +9,9 @@ relearning; ``retrieve``, ``explain``, ``dream`` (and ``add_messages`` when the 
 this memory's own. ``query_memory`` takes a metadata filter (the peer's takes a MindQL ``FIND``
 query, which this memory does not have).
 
-Every tool takes an optional ``namespace`` (default: the server's). On streamable HTTP the
-caller's API key (``Authorization: Bearer``, the REST service's keys and rules, :mod:`api.auth`)
-decides which namespaces it may use and whether it may write; over stdio the local user may use
+Every tool takes an optional ``namespace`` (default: the server's). On streamable HTTP
+(served by :mod:`api.mcp`) the caller's API key (``Authorization: Bearer``, the REST service's
+keys and rules) decides which namespaces it may use and whether it may write; over stdio the local user may use
 every namespace. With ``read_only`` the write tools are not registered at all (as in the peer).
 A failure the caller can act on comes back as an MCP tool error (``isError``) whose text starts
 with the REST service's error code, e.g. ``thought_not_found: no thought 'x'``.
@@ -19,10 +19,10 @@ with the REST service's error code, e.g. ``thought_not_found: no thought 'x'``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -30,9 +30,8 @@ from mcp.types import ToolAnnotations
 from pydantic import Field, ValidationError
 from pydantic_core import to_jsonable_python
 
-from api.auth import Caller, KeyRing
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.error_codes import error_code
+from engrava_graph.model.error_codes import error_code
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import (
     EdgeDirection,
@@ -72,21 +71,53 @@ INSTRUCTIONS = (
 )
 
 
+class Rights(Protocol):
+    """What a caller may do (the REST service's ``api.auth.Caller`` is one)."""
+
+    read_only: bool
+
+    def may_use(self, namespace: str) -> bool:
+        """Whether the caller may read (and, unless read-only, write) ``namespace``."""
+        ...
+
+
+Authenticate = Callable[[str | None], Rights | None]
+"""A presented API key (None: none) -> the caller's rights, or None for an unknown key."""
+
+
+class _LocalUser:
+    """The user who started a stdio server: every namespace, reads and writes."""
+
+    read_only = False
+
+    def may_use(self, namespace: str) -> bool:
+        return True
+
+
+LOCAL_USER = _LocalUser()
+
+
+def local_user(_key: str | None) -> Rights:
+    """:data:`Authenticate` of a stdio server: whoever started the process may do anything."""
+    return LOCAL_USER
+
+
 class StoreSource:
     """Where the tools get their stores: one connection (attached when the server starts), a
     store per namespace, and who the caller is.
 
     Args:
-        keyring: the API keys of the HTTP transport; an open ring (stdio) lets every caller use
-            every namespace.
+        authenticate: the caller's rights from the key the request presents (over HTTP the
+            REST service's key ring; over stdio :func:`local_user`).
         namespace: the namespace of a call that names none.
 
     Raises:
         InvalidNamespaceError: a malformed ``namespace``.
     """
 
-    def __init__(self, keyring: KeyRing, namespace: str = DEFAULT_NAMESPACE) -> None:
-        self.keyring = keyring
+    def __init__(self, authenticate: Authenticate = local_user,
+                 namespace: str = DEFAULT_NAMESPACE) -> None:
+        self.authenticate = authenticate
         self.namespace = validate_namespace(namespace)
         self._base: Neo4jEngravaCore | None = None
 
@@ -94,13 +125,13 @@ class StoreSource:
         """Use ``base``'s connection, provider and options from now on (None: detach)."""
         self._base = base
 
-    def caller(self, headers: Mapping[str, str] | None) -> Caller:
-        """The caller whose ``Authorization: Bearer`` key the request carries.
+    def caller(self, headers: Mapping[str, str] | None) -> Rights:
+        """The rights of the caller whose ``Authorization: Bearer`` key the request carries.
 
         Raises:
             ToolError: no key or an unknown key (the HTTP gate refuses those first).
         """
-        caller = self.keyring.authenticate(bearer_key(headers))
+        caller = self.authenticate(bearer_key(headers))
         if caller is None:
             raise ToolError("unauthenticated: missing or unknown API key")
         return caller
@@ -151,7 +182,7 @@ def _headers(ctx: Context) -> Mapping[str, str] | None:
 @asynccontextmanager
 async def tool_errors() -> AsyncIterator[None]:
     """Turn library and validation errors into MCP tool errors ``"<code>: <message>"`` (the
-    REST service's codes, :mod:`engrava_graph.error_codes`), never a traceback."""
+    REST service's codes, :mod:`engrava_graph.model.error_codes`), never a traceback."""
     try:
         yield
     except EngravaGraphError as error:
@@ -187,7 +218,7 @@ def build_server(stores: StoreSource, *, read_only: bool = False,
 
     Returns:
         The server; run it with ``run_stdio_async()`` or serve ``streamable_http_app()``
-        (see :mod:`engrava_graph.mcp.app`).
+        (see :mod:`api.mcp`).
     """
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
     _register_reads(server, stores)

@@ -3,7 +3,7 @@
 One root, :class:`EngravaGraphError`; every error carries its context as attributes and a message
 that says what to do next. Errors that pydantic validators may raise also subclass ``ValueError``.
 Names follow the peer package ``engrava`` where it has the same error. Each class has one HTTP
-status and machine code in ``engrava_graph/error_codes.py``.
+status and machine code in ``engrava_graph/model/error_codes.py``.
 """
 
 from __future__ import annotations
@@ -302,3 +302,25 @@ class NamespaceNotFoundError(EngravaGraphError, LookupError):
             f"write a thought to create it"
         )
         self.namespace = namespace
+
+
+class InvalidQueryError(EngravaGraphError, ValueError):
+    """A retrieval argument is unusable: empty or over-long query text, a naive ``now``,
+    an unknown pathway, or a tuning knob outside [0, 1].
+
+    It also subclasses ``ValueError`` so pydantic validators may raise it; the API maps it
+    to HTTP 422.
+
+    Attributes:
+        field: Name of the offending argument (``"query"``, ``"now"``, ``"pathway"``, ...).
+
+    Examples:
+        >>> raise InvalidQueryError("query must not be empty", field="query")
+        Traceback (most recent call last):
+        ...
+        engrava_graph.model.errors.InvalidQueryError: query must not be empty
+    """
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field

@@ -10,7 +10,7 @@ from typing import Final
 
 import numpy as np
 
-from engrava_graph.retrieval.types import InvalidQueryError
+from engrava_graph.model.errors import InvalidQueryError
 
 DUPLICATE_THRESHOLD: Final = 0.95
 """Cosine similarity above which two candidates are near-duplicates (000 Phase 8)."""

@@ -22,7 +22,6 @@ from engrava_graph.retrieval import phases
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.encode import encode_query
 from engrava_graph.retrieval.filtering import collapse_near_duplicates
-from engrava_graph.retrieval.fusion import RecencyReference, resolve_recency
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import (
     PHASES,
@@ -35,6 +34,7 @@ from engrava_graph.retrieval.results import (
 from engrava_graph.retrieval.route import route, select_pathway
 from engrava_graph.retrieval.scoring import PATHWAY_WEIGHTS, RankWeights, tune_weights
 from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores, QueryEncoding
+from engrava_graph.search.fusion import RecencyReference, resolve_recency
 
 if TYPE_CHECKING:
     from engrava_graph.core import Neo4jEngravaCore

@@ -20,7 +20,6 @@ from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
 from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
-from engrava_graph.retrieval.fusion import RecencyReference, min_max
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import (
     CandidateSignals,
@@ -32,6 +31,7 @@ from engrava_graph.retrieval.scoring import (
     importance_score,
 )
 from engrava_graph.retrieval.types import TemporalRange
+from engrava_graph.search.fusion import RecencyReference, min_max
 
 if TYPE_CHECKING:
     from engrava_graph.core import Neo4jEngravaCore

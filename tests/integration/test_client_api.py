@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from api.schemas import BulkResult, DreamJob, Health, JobStatus
 from engrava_graph.client import AsyncClient, Client
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.executor import GraphExecutor
@@ -28,6 +27,7 @@ from engrava_graph.model.errors import (
     ValidationFailedError,
 )
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.wire import BulkResult, DreamJob, Health, JobStatus
 from tests.integration.api.conftest import READER, SCOPED, SCOPED_NS
 from tests.integration.client_service import Awaiting, Service, running_service
 

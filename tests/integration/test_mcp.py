@@ -21,10 +21,10 @@ from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
+from api.mcp import http_app  # noqa: E402
 from api.settings import ApiKey, ApiSettings  # noqa: E402
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.graph.connection import ConnectionInfo  # noqa: E402
-from engrava_graph.mcp.app import http_app  # noqa: E402
 
 READ_TOOLS = {"get_thought", "retrieve", "explain", "search_memory", "search_keywords",
               "list_memory", "query_memory", "memory_stats", "get_edges", "list_edges"}

@@ -7,11 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engrava_graph.access import AccessBuffer
 from engrava_graph.graph.registry import CypherRegistryError, cypher, list_statements
 from engrava_graph.model import InvalidRecencyArgumentError, RecencyModeConflictError
 from engrava_graph.model.enums import EdgeType
-from engrava_graph.retrieval.fusion import (
+from engrava_graph.search.fusion import (
     RecencyAxis,
     SearchConfig,
     fuse,
@@ -20,7 +19,8 @@ from engrava_graph.retrieval.fusion import (
     redistribute,
     resolve_recency,
 )
-from engrava_graph.retrieval.lucene import namespaced_query
+from engrava_graph.search.lucene import namespaced_query
+from engrava_graph.store.access_buffer import AccessBuffer
 
 
 def test_access_buffer_coalesces_and_evicts_oldest():

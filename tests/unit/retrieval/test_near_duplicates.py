@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.filtering import apply_min_confidence, collapse_near_duplicates
-from engrava_graph.retrieval.types import InvalidQueryError
 
 
 def unit(angle_degrees: float) -> np.ndarray:

@@ -12,15 +12,15 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from engrava_graph.demo.cli import demo
-from engrava_graph.dreaming.cli import dream
-from engrava_graph.explore_cli import register as register_explore_commands
+from engrava_graph.cli.demo import demo
+from engrava_graph.cli.dream import dream
+from engrava_graph.cli.explore import register as register_explore_commands
+from engrava_graph.cli.mcp import mcp
+from engrava_graph.cli.memory import Database, Password, Uri, User, connection
+from engrava_graph.cli.memory import register as register_memory_commands
+from engrava_graph.cli.serve import serve
 from engrava_graph.graph.server import LocalNeo4jServer
-from engrava_graph.mcp.cli import mcp
-from engrava_graph.memory_cli import Database, Password, Uri, User, connection
-from engrava_graph.memory_cli import register as register_memory_commands
 from engrava_graph.model.errors import Neo4jUnavailableError
-from engrava_graph.serve import serve
 
 EXIT_NOT_RUNNING = 3
 
@@ -149,7 +149,3 @@ def neo4j_env() -> None:
 
 
 app.command("demo")(demo)
-
-
-if __name__ == "__main__":
-    app()

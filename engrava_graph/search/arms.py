@@ -16,12 +16,12 @@ from typing import Any
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.namespace import fulltext_namespace_token
-from engrava_graph.retrieval.fusion import (
+from engrava_graph.search.fusion import (
     SearchConfig,
     cosine_to_index_score,
     index_score_to_cosine,
 )
-from engrava_graph.retrieval.lucene import namespaced_query
+from engrava_graph.search.lucene import namespaced_query
 
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from enum import Enum
+from importlib import import_module
 from pathlib import Path
 from typing import Annotated
 
@@ -53,23 +54,22 @@ def mcp(
 ) -> None:
     """Serve the memory's tools to MCP clients (Claude Desktop, Claude Code, Cursor, ...)."""
     try:
-        from engrava_graph.mcp.app import http_app, run_stdio
+        server = import_module("api.mcp")  # the library does not import the server package
     except ImportError as error:
         raise _exit(f"the MCP server needs the `mcp` extra: pip install 'engrava-graph[mcp]' "
                     f"({error})", CONFIG_ERROR_EXIT) from None
-    from api.settings import load_settings
-
     try:
-        settings = load_settings(env_file, insecure_dev=insecure_dev)
+        settings = import_module("api.settings").load_settings(env_file,
+                                                               insecure_dev=insecure_dev)
     except ValueError as error:
         raise _exit(str(error), CONFIG_ERROR_EXIT) from None
     try:
         if transport is Transport.STDIO:
-            asyncio.run(run_stdio(settings, namespace=namespace, read_only=read_only))
+            asyncio.run(server.run_stdio(settings, namespace=namespace, read_only=read_only))
             return
         import uvicorn
 
-        app = http_app(settings, namespace=namespace, read_only=read_only, host=host)
+        app = server.http_app(settings, namespace=namespace, read_only=read_only, host=host)
     except EngravaGraphError as error:
         raise _exit(str(error), 1) from None
     except ValueError as error:  # no API key and no --insecure-dev, a bad namespace

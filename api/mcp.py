@@ -1,4 +1,4 @@
-"""Running the MCP server: over stdio (:func:`run_stdio`) or as a streamable-HTTP ASGI app
+"""Running the MCP server of :mod:`engrava_graph.mcp`: over stdio (:func:`run_stdio`) or as a streamable-HTTP ASGI app
 (:func:`http_app`), each opening one Neo4j connection with the REST service's settings
 (:class:`api.settings.ApiSettings`: ``NEO4J_*``, ``ENGRAVA_EMBEDDER``, ``ENGRAVA_API_KEYS``, ...).
 
@@ -23,14 +23,14 @@ from api.errors import error_body
 from api.settings import ApiSettings
 from api.state import ApiState
 from engrava_graph.embeddings.base import EmbeddingProvider
-from engrava_graph.mcp.server import StoreSource, bearer_key, build_server
+from engrava_graph.mcp.server import StoreSource, bearer_key, build_server, local_user
 
 MCP_PATH = "/mcp"
 _SETTINGS_PROVIDER: Any = object()
 
 
 @asynccontextmanager
-async def connected(source: StoreSource, settings: ApiSettings,
+async def connected(source: StoreSource, settings: ApiSettings, keyring: KeyRing,
                     provider: EmbeddingProvider | None) -> AsyncIterator[ApiState]:
     """Connect to Neo4j as the REST service does (migrate or check the schema, warm the model
     up), attach the connection to ``source`` and close it on exit.
@@ -39,7 +39,7 @@ async def connected(source: StoreSource, settings: ApiSettings,
         Neo4jUnavailableError: Neo4j does not answer.
         SchemaVersionError: the schema is not current and ``migrate_on_start`` is off.
     """
-    state = await ApiState.open(settings, source.keyring, provider)
+    state = await ApiState.open(settings, keyring, provider)
     source.attach(state.base)
     try:
         yield state
@@ -57,10 +57,10 @@ async def run_stdio(settings: ApiSettings, *, namespace: str, read_only: bool,
         Neo4jUnavailableError: Neo4j does not answer.
         InvalidNamespaceError: a malformed ``namespace``.
     """
-    source = StoreSource(KeyRing((), insecure_dev=True), namespace)
+    source = StoreSource(local_user, namespace)
     server = build_server(source, read_only=read_only)
     chosen = embedding_provider_for(settings) if provider is _SETTINGS_PROVIDER else provider
-    async with connected(source, settings, chosen):
+    async with connected(source, settings, KeyRing((), insecure_dev=True), chosen):
         await server.run_stdio_async()
 
 
@@ -101,7 +101,7 @@ def http_app(settings: ApiSettings, *, namespace: str, read_only: bool, host: st
         InvalidNamespaceError: a malformed ``namespace``.
     """
     keyring = KeyRing(settings.api_keys, insecure_dev=settings.insecure_dev)
-    source = StoreSource(keyring, namespace)
+    source = StoreSource(keyring.authenticate, namespace)
     server = build_server(source, read_only=read_only)
     chosen = embedding_provider_for(settings) if provider is _SETTINGS_PROVIDER else provider
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
@@ -109,7 +109,7 @@ def http_app(settings: ApiSettings, *, namespace: str, read_only: bool, host: st
 
     @asynccontextmanager
     async def lifespan(starlette: Starlette) -> AsyncIterator[None]:
-        async with connected(source, settings, chosen), sessions(starlette):
+        async with connected(source, settings, keyring, chosen), sessions(starlette):
             yield
 
     app.router.lifespan_context = lifespan

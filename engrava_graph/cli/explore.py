@@ -19,7 +19,7 @@ from rich.text import Text
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
-from engrava_graph.memory_cli import (
+from engrava_graph.cli.memory import (
     Database,
     Password,
     Uri,
