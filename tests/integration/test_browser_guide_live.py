@@ -1,5 +1,5 @@
 """The Browser style and guide loaded the way docs/exploring.md says, in the real Neo4j Browser
-(served by the local Neo4j at its HTTP port) in headless Chromium: ``:style`` colours a causal
+(served by the test's Neo4j at its HTTP port) in headless Chromium: ``:style`` colours a causal
 chain (Observation blue, CAUSED_BY red, captioned with its confidence), ``:guide`` opens with
 this server's port, and one guide query, run from the guide, lists the test's namespace."""
 
@@ -15,7 +15,8 @@ import pytest
 from engrava_graph.browser_assets import asset_server, browser_commands
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
-from engrava_graph.graph.server import LocalNeo4jServer
+from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 from tests.browser_files import grass_text, parse_grass
@@ -36,11 +37,13 @@ def assets_port() -> Iterator[int]:
         server.server_close()
 
 
-def _browser_url() -> str:
-    status = LocalNeo4jServer().status()
-    if not status.running or not status.browser_url:
-        pytest.skip("Neo4j Browser comes from the local Neo4j server, which is not running here")
-    return status.browser_url.replace("127.0.0.1", "localhost")
+async def _browser_url(executor: GraphExecutor) -> str:
+    """The Browser of the server the tests use (its advertised HTTP address), on ``localhost``."""
+    rows = await executor.read(cypher("hygiene/http_address"))
+    if not rows or not rows[0]["address"]:
+        pytest.skip("this Neo4j serves no HTTP, so no Neo4j Browser")
+    port = str(rows[0]["address"]).rsplit(":", 1)[-1]
+    return f"http://localhost:{port}/browser/"
 
 
 async def _run(tab: object, command: str) -> None:
@@ -53,11 +56,12 @@ async def _run(tab: object, command: str) -> None:
 
 async def test_style_and_guide_load_in_neo4j_browser(store: Neo4jEngravaCore,
                                                      connection: ConnectionInfo,
+                                                     executor: GraphExecutor,
                                                      assets_port: int, tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.async_api",
                                      reason="the browser tests need: pip install playwright")
     executable = chromium()
-    url = _browser_url()
+    url = await _browser_url(executor)
     effect = await store.create_thought(ThoughtRecord(
         thought_type=ThoughtType.OBSERVATION, essence="The deploy failed",
         content="The deploy failed at 3pm", source="test"))
