@@ -103,7 +103,7 @@ async def test_style_and_guide_load_in_neo4j_browser(store: Neo4jEngravaCore,
 
             await _run(tab, commands["guide"])
             guide = tab.locator("pre.runnable", has_text="RETURN t.namespace AS namespace")
-            assert await tab.locator("pre.runnable", has_text=commands["style"]).count() == 1
+            await tab.locator("pre.runnable", has_text=commands["style"]).wait_for()
             await guide.first.click()  # a runnable block goes into the editor
             await tab.click('[data-testid="editor-Run"]')
             row = tab.locator('[data-testid="frame"] table td', has_text=store.namespace)
