@@ -8,8 +8,8 @@ calls (synchronous, CPU-bound) run on a worker thread, never on the event loop
 (:func:`~engrava_graph.embeddings.base.embed_off_loop`), and always before anything is written.
 
 Each area lives in its own module of this package: :mod:`.namespaces`, :mod:`.thoughts`,
-:mod:`.vectors`, :mod:`.edges`, :mod:`.access`, :mod:`.search`, :mod:`.cycle` (retrieval) and
-:mod:`.dreaming`; this module only builds the state they share.
+:mod:`.conversations`, :mod:`.vectors`, :mod:`.edges`, :mod:`.access`, :mod:`.search`,
+:mod:`.cycle` (retrieval) and :mod:`.dreaming`; this module only builds the state they share.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from engrava_graph.search.arms import SearchArms
 from engrava_graph.search.fusion import SearchConfig
 from engrava_graph.store.access import AccessMixin
 from engrava_graph.store.access_buffer import AccessBuffer
+from engrava_graph.store.conversations import ConversationsMixin
 from engrava_graph.store.cycle import RetrievalMixin
 from engrava_graph.store.dreaming import DreamingMixin
 from engrava_graph.store.edges import EdgesMixin
@@ -41,8 +42,8 @@ from engrava_graph.store.thoughts import ThoughtsMixin
 from engrava_graph.store.vectors import VectorsMixin
 
 
-class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, VectorsMixin, EdgesMixin, AccessMixin,
-                       SearchMixin, RetrievalMixin, DreamingMixin):
+class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, VectorsMixin,
+                       EdgesMixin, AccessMixin, SearchMixin, RetrievalMixin, DreamingMixin):
     """The thought-graph store on Neo4j, scoped to one namespace.
 
     Args:

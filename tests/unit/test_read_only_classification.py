@@ -16,7 +16,7 @@ READS = {
     "embed_queries",
 }
 WRITES = {
-    "create_thought", "bulk_store", "remember", "update_thought", "delete_thought",
+    "create_thought", "bulk_store", "add_messages", "remember", "update_thought", "delete_thought",
     "restore_thought", "record_access", "flush_access_buffer", "create_edge",
     "bulk_create_edges", "update_edge", "delete_edge", "ensure_schema", "ensure_namespace",
     "annotate_namespace", "delete_namespace", "consolidate", "run_hygiene", "close",
