@@ -33,6 +33,7 @@ from rich.text import Text
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
 from engrava_graph.graph.registry import cypher
+from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.errors import (
@@ -400,23 +401,21 @@ def add_messages(
     uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
 ) -> None:
     """Store a conversation's messages, one observation each (re-sending adds nothing)."""
-    if not hasattr(Neo4jEngravaCore, "add_messages"):
-        _fail("this version of the store has no add_messages")
     try:
         body = json.loads(path.read_text(encoding="utf-8"))
         conversation_id, messages = body["conversation_id"], body["messages"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         _fail(f"{path}: expected a JSON object with conversation_id and messages ({error})")
 
-    async def work() -> Any:
+    async def work() -> dict[str, Any]:
         async with open_store(connection(uri, user, password, database), namespace, embed=True,
                               must_exist=False) as store:
-            return await store.add_messages(conversation_id, messages)  # type: ignore[attr-defined]
+            return added_messages(await store.add_messages(conversation_id, messages))
 
-    stored = run(work())
-    count = stored if isinstance(stored, int) else len(stored)
-    _report(as_json, {"namespace": namespace, "conversation_id": conversation_id,
-                      "stored": count}, f"stored {count} message(s) of {conversation_id!r}")
+    added = run(work())
+    _report(as_json, {"namespace": namespace, "conversation_id": conversation_id, **added},
+            f"stored {added['messages']} message(s) of {conversation_id!r}, "
+            f"{added['created']} new")
 
 
 COMMANDS: dict[str, Callable[..., None]] = {

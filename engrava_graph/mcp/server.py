@@ -5,8 +5,7 @@ peer's ``engrava-mcp`` keep their names and arguments where they mean the same t
 (``store_thought``, ``search_memory``, ``search_keywords``, ``get_thought``, ``list_memory``,
 ``query_memory``, ``memory_stats``, ``get_edges``, ``list_edges``, ``update_thought``,
 ``link_thoughts``, ``delete_thought``, ``delete_edge``), so a user of the peer switches without
-relearning; ``retrieve``, ``explain``, ``dream`` (and ``add_messages`` when the store has it) are
-this memory's own. ``query_memory`` takes a metadata filter (the peer's takes a MindQL ``FIND``
+relearning; ``retrieve``, ``explain``, ``dream`` and ``add_messages`` are this memory's own. ``query_memory`` takes a metadata filter (the peer's takes a MindQL ``FIND``
 query, which this memory does not have).
 
 Every tool takes an optional ``namespace`` (default: the server's). On streamable HTTP
@@ -32,6 +31,7 @@ from pydantic_core import to_jsonable_python
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.model.error_codes import error_code
+from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import (
     EdgeDirection,
@@ -208,13 +208,13 @@ def _scored(hits: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:
 
 
 def build_server(stores: StoreSource, *, read_only: bool = False,
-                 has_add_messages: bool | None = None) -> MCPServer:
+                 has_add_messages: bool = True) -> MCPServer:
     """The MCP server over the stores of ``stores``.
 
     Args:
         stores: the stores and the caller check.
         read_only: register only the read tools (the write tools are not advertised).
-        has_add_messages: register ``add_messages``; default: when the store class has it.
+        has_add_messages: register ``add_messages`` (storing conversations).
 
     Returns:
         The server; run it with ``run_stdio_async()`` or serve ``streamable_http_app()``
@@ -224,8 +224,6 @@ def build_server(stores: StoreSource, *, read_only: bool = False,
     _register_reads(server, stores)
     if not read_only:
         _register_writes(server, stores)
-        if has_add_messages is None:
-            has_add_messages = hasattr(Neo4jEngravaCore, "add_messages")
         if has_add_messages:
             _register_add_messages(server, stores)
     return server
@@ -456,9 +454,8 @@ def _register_add_messages(server: MCPServer, stores: StoreSource) -> None:
     @server.tool(annotations=_UPDATE)
     async def add_messages(conversation_id: str, messages: list[dict[str, Any]], ctx: Context,
                            namespace: Namespace = None) -> dict[str, Any]:
-        """Store a conversation's messages ({role or speaker, content, timestamp?, id?}), one
-        observation each, in order; re-sending the same messages adds nothing."""
+        """Store a conversation's messages ({content, speaker or role, timestamp?, message_id?}),
+        one observation each, in order; re-sending the same messages adds nothing."""
         async with tool_errors():
             store = await stores.store(ctx, namespace, write=True, create=True)
-            stored = await store.add_messages(conversation_id, messages)  # type: ignore[attr-defined]
-            return {"stored": stored if isinstance(stored, int) else len(stored)}
+            return added_messages(await store.add_messages(conversation_id, messages))

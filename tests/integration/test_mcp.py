@@ -29,7 +29,7 @@ from engrava_graph.graph.connection import ConnectionInfo  # noqa: E402
 READ_TOOLS = {"get_thought", "retrieve", "explain", "search_memory", "search_keywords",
               "list_memory", "query_memory", "memory_stats", "get_edges", "list_edges"}
 WRITE_TOOLS = {"store_thought", "update_thought", "link_thoughts", "delete_thought",
-               "delete_edge", "dream"}
+               "delete_edge", "dream", "add_messages"}
 WRITER_KEY = "writer-key-0123456789"
 READER_KEY = "reader-key-0123456789"
 
@@ -106,6 +106,15 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
     assert len(edges["edges"]) == 2
     causal = await call(client, "list_edges", edge_type="CAUSED_BY", namespace=namespace)
     assert len(causal["edges"]) == 2
+    chat = [{"speaker": "Alice", "content": "The billing deploy is on Friday",
+             "timestamp": "2026-11-20T10:00:00Z"},
+            {"speaker": "Bob", "content": "I will watch the health checks"}]
+    added = await call(client, "add_messages", conversation_id="standup", messages=chat,
+                       namespace=namespace)
+    assert (added["messages"], added["created"]) == (2, 2)
+    again = await call(client, "add_messages", conversation_id="standup", messages=chat,
+                       namespace=namespace)
+    assert (again["created"], again["thought_ids"]) == (0, added["thought_ids"])
     dreamt = await call(client, "dream", cycle=1, namespace=namespace)
     assert dreamt["current_cycle"] == 1
 

@@ -89,3 +89,17 @@ def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInf
                                      connection.uri, "--password", "wrong-password"])
     assert wrong.exit_code == 1 and "credentials" in wrong.stderr
     assert len(wrong.stderr.strip().splitlines()) == 1
+
+
+def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps({"conversation_id": "standup", "messages": [
+        {"speaker": "Alice", "content": "The billing deploy is on Friday"},
+        {"speaker": "Bob", "content": "I will watch the health checks"}]}))
+    first = _json(cli("add-messages", str(chat), "--json"))
+    assert (first["messages"], first["created"]) == (2, 2)
+    assert _json(cli("add-messages", str(chat), "--json"))["created"] == 0
+    assert "Alice: The billing deploy is on Friday" in cli("retrieve", "when is the deploy?",
+                                                          "--now", NOW).stdout
+    chat.write_text("{}")
+    assert "conversation_id" in cli("add-messages", str(chat), code=1).stderr
