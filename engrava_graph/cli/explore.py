@@ -1,7 +1,8 @@
 """Console commands to look at a memory: ``explain`` (table or interactive HTML graph),
 ``browser-guide`` (serve the Neo4j Browser style and guide) and ``import-engrava`` (bring a
 memory over from the peer package's SQLite file). :func:`register` adds them to the
-``engrava-graph`` app."""
+``engrava-graph`` app, whose error boundary (:mod:`engrava_graph.cli.errors`) turns a failure
+into one line and an exit code."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -39,12 +40,6 @@ console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 EXIT_COUNT_MISMATCH = 2
-
-
-def _fail(error: Exception) -> NoReturn:
-    """Print ``error`` to stderr and exit with code 1."""
-    err_console.print(f"[bold red]error:[/] {error}", highlight=False)
-    raise typer.Exit(1) from error
 
 
 @asynccontextmanager
@@ -131,10 +126,7 @@ def browser_guide(
     port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1.")] = DEFAULT_PORT,
 ) -> None:
     """Serve the Neo4j Browser style (GraSS) and guide until Ctrl-C."""
-    try:
-        server = asset_server(port=port)
-    except OSError as error:
-        _fail(error)
+    server = asset_server(port=port)
     commands = browser_commands(server.server_address[1])
     console.print("In Neo4j Browser (`engrava-graph neo4j status` prints its URL), run:")
     console.print(f"  {commands['style']}", highlight=False)

@@ -1,30 +1,32 @@
 """The `engrava-graph` console script.
 
 Each area is a Typer sub-app or command registered on ``app``; ``neo4j`` manages the local server.
+Errors end as one line and an exit code (:mod:`engrava_graph.cli.errors`), never a traceback.
+Run it as ``engrava-graph ...`` or ``python -m engrava_graph.cli ...``.
 """
 
 from __future__ import annotations
 
 import shlex
 import time
-from typing import NoReturn
 
 import typer
 from rich.console import Console
 
 from engrava_graph.cli.demo import demo
 from engrava_graph.cli.dream import dream
+from engrava_graph.cli.errors import GuardedTyper
 from engrava_graph.cli.explore import register as register_explore_commands
 from engrava_graph.cli.mcp import mcp
 from engrava_graph.cli.memory import Database, Password, Uri, User, connection
 from engrava_graph.cli.memory import register as register_memory_commands
 from engrava_graph.cli.serve import serve
+from engrava_graph.graph.schema import MAX_VECTOR_DIMENSIONS
 from engrava_graph.graph.server import LocalNeo4jServer
-from engrava_graph.model.errors import Neo4jUnavailableError
 
 EXIT_NOT_RUNNING = 3
 
-app = typer.Typer(
+app = GuardedTyper(
     help="engrava-graph: a thought-graph memory service on Neo4j.", no_args_is_help=True
 )
 neo4j_app = typer.Typer(
@@ -42,26 +44,20 @@ console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 
-def _fail(error: Exception) -> NoReturn:
-    """Print ``error`` to stderr and exit with code 1."""
-    err_console.print(f"[bold red]error:[/] {error}", highlight=False)
-    raise typer.Exit(1) from error
-
-
 @app.command("migrate")
 def migrate(
     namespace: str = typer.Option("default", help="Namespace to register."),
-    dimensions: int = typer.Option(384, help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
+    dimensions: int = typer.Option(384, min=1, max=MAX_VECTOR_DIMENSIONS,
+                                   help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
     uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
 ) -> None:
     """Create every constraint and index (idempotent) and record the schema version."""
     import asyncio
 
     from engrava_graph.core import Neo4jEngravaCore
-    from engrava_graph.model.errors import EngravaGraphError
 
     async def run() -> int:
-        info = connection(uri, user, password, database)
+        info = connection(uri, user, password, database, start_local=True)
         store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                           database=info.database, namespace=namespace,
                                           vector_dimensions=dimensions)
@@ -70,19 +66,13 @@ def migrate(
         finally:
             await store.close()
 
-    try:
-        version = asyncio.run(run())
-    except EngravaGraphError as error:
-        _fail(error)
+    version = asyncio.run(run())
     console.print(f"[green]schema version {version}[/] is in place; namespace {namespace!r} registered")
 
 
 def _server() -> LocalNeo4jServer:
     """The default local instance, configured from the environment."""
-    try:
-        return LocalNeo4jServer()
-    except Neo4jUnavailableError as error:
-        _fail(error)
+    return LocalNeo4jServer()
 
 
 @neo4j_app.command("start")
@@ -93,10 +83,7 @@ def neo4j_start(
     server = _server()
     began = time.monotonic()
     with err_console.status("Starting Neo4j (the first run downloads it with Maven)..."):
-        try:
-            info = server.start(timeout=timeout)
-        except Neo4jUnavailableError as error:
-            _fail(error)
+        info = server.start(timeout=timeout)
     status = server.status()
     console.print(f"[green]Neo4j {status.version} is running[/] (pid {status.pid})")
     console.print(f"  bolt URI : {info.uri}")
@@ -112,10 +99,7 @@ def neo4j_stop(
     timeout: float = typer.Option(120.0, help="Seconds to wait after SIGTERM before SIGKILL."),
 ) -> None:
     """Stop the local server."""
-    try:
-        stopped = _server().stop(timeout=timeout)
-    except Neo4jUnavailableError as error:
-        _fail(error)
+    stopped = _server().stop(timeout=timeout)
     console.print("Neo4j stopped." if stopped else "Neo4j was not running.")
 
 

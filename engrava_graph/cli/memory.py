@@ -3,8 +3,9 @@
 
 Every command takes the connection flags (``--uri``, ``--user``, ``--password``,
 ``--database``; default the ``NEO4J_*`` variables, else a running local server) and ``--json``
-(machine-readable output on stdout). Errors are one line on stderr: exit code 1 for a failure
-(Neo4j unreachable, wrong password, unknown namespace, bad input), 2 for a usage error.
+(machine-readable output on stdout). Errors are one line on stderr, as for every command
+(:mod:`engrava_graph.cli.errors`): exit code 2 when the call must change (a wrong password, bad
+input), 1 otherwise (Neo4j unreachable, a namespace that does not exist).
 
 ``export`` writes a namespace as JSON lines: a header line (``{"kind": "namespace", ...}``),
 one ``{"kind": "thought", "thought": {...}, "embedding": [...]}`` line per thought and one
@@ -18,14 +19,13 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Annotated, Any, NoReturn, TypeVar
+from typing import IO, Annotated, Any, TypeVar
 
 import typer
-from neo4j.exceptions import AuthError, ServiceUnavailable
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -38,7 +38,6 @@ from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     DatasetError,
-    EngravaGraphError,
     NamespaceNotFoundError,
     ValidationFailedError,
 )
@@ -51,7 +50,6 @@ _ALL_EDGES = 100_000_000
 _LIST_NAMESPACES = cypher("namespaces/list")
 
 console = Console(soft_wrap=True)
-err_console = Console(stderr=True, soft_wrap=True)
 T = TypeVar("T")
 
 Uri = Annotated[str | None, typer.Option(
@@ -65,34 +63,23 @@ Namespace = Annotated[str, typer.Option("--namespace", "-n", help="The memory (n
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
 
 
-def connection(uri: str | None, user: str, password: str, database: str | None
-               ) -> ConnectionInfo:
-    """The flags' server, else the environment's, else a running local server (never started).
+def connection(uri: str | None, user: str, password: str, database: str | None, *,
+               start_local: bool = False) -> ConnectionInfo:
+    """The flags' server, else the environment's, else the local server (started only when
+    ``start_local``).
 
     Raises:
         Neo4jUnavailableError: no URI and no local server running.
     """
     if uri:
         return ConnectionInfo(uri=uri, user=user, password=password, database=database)
-    return resolve_connection(start_local=False)
+    return resolve_connection(start_local=start_local)
 
 
-def _fail(message: str) -> NoReturn:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
-    raise typer.Exit(1)
-
-
-def run(work: Awaitable[T]) -> T:
-    """Run ``work``; a failure is one line on stderr and exit code 1, never a traceback."""
-    try:
-        return asyncio.run(work)  # type: ignore[arg-type]
-    except AuthError:
-        _fail("Neo4j refused the credentials; check --user/--password (NEO4J_USER/"
-              "NEO4J_PASSWORD)")
-    except ServiceUnavailable as error:
-        _fail(f"Neo4j does not answer: {error}")
-    except (EngravaGraphError, OSError) as error:
-        _fail(str(error))
+def run(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work``; a failure reaches the command line's one error boundary
+    (:mod:`engrava_graph.cli.errors`: one line, exit code 1 or 2)."""
+    return asyncio.run(work)
 
 
 def quiet_embedding_provider() -> Any:
@@ -404,8 +391,9 @@ def add_messages(
     try:
         body = json.loads(path.read_text(encoding="utf-8"))
         conversation_id, messages = body["conversation_id"], body["messages"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        _fail(f"{path}: expected a JSON object with conversation_id and messages ({error})")
+    except (ValueError, KeyError, TypeError) as error:
+        raise DatasetError(f"{path}: expected a JSON object with conversation_id and messages "
+                           f"({error!r})") from None
 
     async def work() -> dict[str, Any]:
         async with open_store(connection(uri, user, password, database), namespace, embed=True,

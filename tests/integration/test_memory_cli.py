@@ -1,10 +1,14 @@
 """The daily CLI commands on the real Neo4j, as a person runs them: remember, link, list,
-retrieve, namespaces, and the export -> delete-namespace -> import round trip (same counts, same
-retrieve results)."""
+retrieve, namespaces, add-messages, and the export -> delete-namespace -> import round trip (same
+counts, same retrieve results). Successes run in-process; failures run the console script in a
+subprocess, through its one error boundary (one line, exit code 1 or 2)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +37,18 @@ def cli(connection: ConnectionInfo) -> Iterator[Any]:
         assert result.exit_code == code, (args, result.output, result.stderr)
         return result
 
+    def fails(*args: str, code: int, with_flags: bool = True) -> str:
+        """Run the console script expecting exit ``code``; its one-line stderr."""
+        done = subprocess.run(
+            [sys.executable, "-m", "engrava_graph.cli", *args, *(flags if with_flags else [])],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "PYTHONPATH": os.getcwd()})
+        assert done.returncode == code, (args, done.stdout, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        return done.stderr
+
     invoke.namespace = namespace  # type: ignore[attr-defined]
+    invoke.fails = fails  # type: ignore[attr-defined]
     yield invoke
     runner.invoke(app, ["delete-namespace", namespace, "--yes", *flags])
 
@@ -64,7 +79,7 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert (summary["thoughts"], summary["edges"]) == (3, 2)
     assert len(dump.read_text().splitlines()) == 1 + 3 + 2
     cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
-    cli("list", code=1)  # gone: one line, exit 1
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
         "namespace": cli.namespace, "thoughts": 3, "edges": 2}
 
@@ -75,20 +90,16 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert [(r["thought_id"], r["confidence"]) for r in after["results"]] == [
         (r["thought_id"], r["confidence"]) for r in before["results"]]
     assert after["causal_links"] == before["causal_links"]
-    assert "already holds thoughts" in cli("import", str(dump), code=1).stderr
+    assert "already holds thoughts" in cli.fails("import", str(dump), code=2)
 
 
 def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInfo) -> None:
-    missing = cli("list", code=1)
-    assert "does not exist" in missing.stderr or "not found" in missing.stderr.lower()
-    assert len(missing.stderr.strip().splitlines()) == 1
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "thought"}\n')
-    assert "line 1" in cli("import", str(bad), code=1).stderr
-    wrong = CliRunner().invoke(app, ["list", "-n", cli.namespace, "--uri",
-                                     connection.uri, "--password", "wrong-password"])
-    assert wrong.exit_code == 1 and "credentials" in wrong.stderr
-    assert len(wrong.stderr.strip().splitlines()) == 1
+    assert "line 1" in cli.fails("import", str(bad), code=2)
+    wrong = cli.fails("list", "-n", cli.namespace, "--uri", connection.uri, "--password",
+                      "wrong-password", code=2, with_flags=False)
+    assert "credentials" in wrong
 
 
 def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
@@ -102,4 +113,4 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
     assert "Alice: The billing deploy is on Friday" in cli("retrieve", "when is the deploy?",
                                                           "--now", NOW).stdout
     chat.write_text("{}")
-    assert "conversation_id" in cli("add-messages", str(chat), code=1).stderr
+    assert "conversation_id" in cli.fails("add-messages", str(chat), "-n", cli.namespace, code=2)
