@@ -93,7 +93,7 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
 
     hybrid = await call(client, "search_memory", query_text="billing", namespace=namespace)
     assert {r["thought_id"] for r in hybrid["results"]} >= {ids["pr"], ids["start"]}
-    keywords = await call(client, "search_keywords", query="DATABASE_URL", namespace=namespace)
+    keywords = await call(client, "search_keywords", query="config PR", namespace=namespace)
     assert keywords["results"][0]["thought_id"] == ids["pr"]
     listed = await call(client, "list_memory", limit=10, namespace=namespace)
     assert len(listed["thoughts"]) == 3
