@@ -13,10 +13,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from api.auth import KeyRing
 from api.errors import install_error_handlers
 from api.middleware import BodyLimitMiddleware, RequestLogMiddleware
+from api.openapi_examples import install_examples
 from api.routers import dream, edges, health, retrieval, thoughts
 from api.settings import ApiSettings
 from api.state import ApiState
@@ -28,7 +30,8 @@ API_VERSION = "1.0.0"
 _DEFAULT_PROVIDER = object()
 
 
-def _provider(settings: ApiSettings) -> EmbeddingProvider | None:
+def embedding_provider_for(settings: ApiSettings) -> EmbeddingProvider | None:
+    """The provider ``settings.embedder`` names (None for ``"none"``: keyword search only)."""
     if settings.embedder == "none":
         return None
     from engrava_graph.embeddings import SentenceTransformerProvider
@@ -57,7 +60,7 @@ def create_app(settings: ApiSettings | None = None, *,
     """
     settings = settings or ApiSettings()
     keyring = KeyRing(settings.api_keys, insecure_dev=settings.insecure_dev)
-    provider = (_provider(settings) if embedding_provider is _DEFAULT_PROVIDER
+    provider = (embedding_provider_for(settings) if embedding_provider is _DEFAULT_PROVIDER
                 else embedding_provider)
 
     @asynccontextmanager
@@ -71,7 +74,7 @@ def create_app(settings: ApiSettings | None = None, *,
         finally:
             await app.state.api.close()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # Swagger UI and ReDoc served from the package: /docs works offline
         title="engrava-graph", version=API_VERSION, lifespan=lifespan,
         description=("A thought-graph memory service for AI agents, native on Neo4j. Send "
                      "`Authorization: Bearer <key>` and `X-Namespace: <namespace>` with every "
@@ -83,4 +86,5 @@ def create_app(settings: ApiSettings | None = None, *,
     app.add_middleware(RequestLogMiddleware)
     for module in (retrieval, thoughts, edges, dream, health):
         app.include_router(module.router)
+    install_examples(app)
     return app

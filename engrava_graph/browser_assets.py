@@ -3,7 +3,9 @@
 Neo4j Browser loads a style with ``:style <url>`` and a guide with ``:guide <url>`` (or
 ``:play <url>``) only from hosts in the server setting
 ``browser.remote_content_hostname_allowlist``, which allows ``localhost`` by default, and
-fetches them cross-origin, so the responses carry ``Access-Control-Allow-Origin: *``.
+fetches them cross-origin: it first sends a CORS preflight (``OPTIONS``), which the server
+answers ``204`` with the CORS headers, and the responses carry ``Access-Control-Allow-Origin: *``.
+The guide is served with its ``:style`` command pointing at the port the server listens on.
 """
 
 from __future__ import annotations
@@ -24,13 +26,44 @@ def assets_dir() -> Path:
     return cypher_root() / "browser"
 
 
+def guide_html(port: int) -> bytes:
+    """The guide, its ``:style`` command pointing at an asset server on ``port``."""
+    text = (assets_dir() / GUIDE_FILE).read_text(encoding="utf-8")
+    return text.replace(browser_commands(DEFAULT_PORT)["style"],
+                        browser_commands(port)["style"]).encode("utf-8")
+
+
 class _AssetHandler(SimpleHTTPRequestHandler):
-    """Static files from :func:`assets_dir`, readable cross-origin, access log off."""
+    """Static files from :func:`assets_dir`, readable cross-origin (preflight answered), the
+    guide adapted to the server's port, access log off."""
 
     def end_headers(self) -> None:
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
+
+    def do_OPTIONS(self) -> None:  # noqa: N802 - the http.server naming
+        """Answer a CORS preflight: 204, any origin, GET/HEAD, the headers asked for."""
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers",
+                         self.headers.get("Access-Control-Request-Headers") or "*")
+        self.send_header("Access-Control-Max-Age", "600")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:  # noqa: N802 - the http.server naming
+        """The guide with this server's port in its ``:style`` command; other files as they
+        are."""
+        if self.path.split("?", 1)[0] != f"/{GUIDE_FILE}":
+            super().do_GET()
+            return
+        body = guide_html(self.server.server_address[1])
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: object) -> None:
         """Keep the terminal quiet."""

@@ -6,7 +6,6 @@ into one line and an exit code."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -21,8 +20,16 @@ from rich.text import Text
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import require_extra
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.embeddings import SentenceTransformerProvider
-from engrava_graph.graph.connection import resolve_connection
+from engrava_graph.graph.connection import ConnectionInfo
+from engrava_graph.cli.memory import (
+    Database,
+    Password,
+    Uri,
+    User,
+    connection,
+    quiet_embedding_provider,
+    run,
+)
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
 from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
@@ -37,18 +44,18 @@ EXIT_COUNT_MISMATCH = 2
 
 
 @asynccontextmanager
-async def _store(namespace: str, **options: Any) -> AsyncIterator[Neo4jEngravaCore]:
-    """A store on the resolved Neo4j (a running local server is used, never started)."""
-    info = resolve_connection(start_local=False)
+async def _store(info: ConnectionInfo, namespace: str, **options: Any
+                 ) -> AsyncIterator[Neo4jEngravaCore]:
+    """A store on ``info``'s Neo4j."""
     store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                       database=info.database, namespace=namespace, **options)
     async with store:
         yield store
 
 
-async def _explain(query: str, namespace: str, html: Path | None,
+async def _explain(info: ConnectionInfo, query: str, namespace: str, html: Path | None,
                    params: dict[str, Any]) -> Explanation:
-    async with _store(namespace, embedding_provider=SentenceTransformerProvider()) as store:
+    async with _store(info, namespace, embedding_provider=quiet_embedding_provider()) as store:
         if not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
         await store.embed_query(query)  # load the model first, so "encode" times the query alone
@@ -105,12 +112,14 @@ def explain(
     pathway: Annotated[str, typer.Option(help="auto, exact, energy or attention.")] = "auto",
     rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")
                     ] = 20,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
 ) -> None:
-    """Run the retrieval cycle for QUERY and show its internals."""
+    """Run the retrieval cycle for QUERY and show how it decided, step by step."""
     if html is not None:
         require_extra("viz", "explain --html")
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
-    explanation = asyncio.run(_explain(query, namespace, html, params))
+    explanation = run(_explain(connection(uri, user, password, database), query, namespace,
+                               html, params))
     _print_explanation(explanation, rows)
     if html is not None:
         console.print(f"graph written to {html} (open it in a browser)")
@@ -147,12 +156,13 @@ def _print_report(report: ImportReport) -> None:
         console.print(f"not carried over: {name} on {count} thought(s)", style="yellow")
 
 
-async def _import(path: Path, namespace: str, re_embed: bool, chunk_size: int) -> ImportReport:
+async def _import(info: ConnectionInfo, path: Path, namespace: str, re_embed: bool,
+                  chunk_size: int) -> ImportReport:
     snapshot = await read_engrava(path)
     options: dict[str, Any] = {"vector_dimensions": snapshot.dimensions or 384}
     if re_embed:
-        options = {"embedding_provider": SentenceTransformerProvider()}
-    async with _store(namespace, **options) as store:
+        options = {"embedding_provider": quiet_embedding_provider()}
+    async with _store(info, namespace, **options) as store:
         await store.ensure_schema()
         return await import_snapshot(store, snapshot, re_embed=re_embed, chunk_size=chunk_size)
 
@@ -167,13 +177,15 @@ def import_engrava(
              "was embedded with another model).")] = False,
     chunk_size: Annotated[int, typer.Option(min=1, help="Records per write transaction.")
                           ] = 500,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
 ) -> None:
     """Copy thoughts, edges and embeddings from an engrava SQLite file into Neo4j.
 
     At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
     """
     require_extra("peer", "engrava-graph import-engrava")
-    report = asyncio.run(_import(path, namespace, re_embed, chunk_size))
+    report = run(_import(connection(uri, user, password, database), path, namespace, re_embed,
+                         chunk_size))
     _print_report(report)
     if not report.ok:
         err_console.print("[bold red]count check failed:[/] Neo4j does not hold what the file "

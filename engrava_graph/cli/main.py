@@ -18,6 +18,9 @@ from engrava_graph.cli.demo import demo
 from engrava_graph.cli.dream import dream
 from engrava_graph.cli.errors import GuardedTyper
 from engrava_graph.cli.explore import register as register_explore_commands
+from engrava_graph.cli.mcp import mcp
+from engrava_graph.cli.memory import Database, Password, Uri, User, connection
+from engrava_graph.cli.memory import register as register_memory_commands
 from engrava_graph.cli.serve import serve
 from engrava_graph.graph.schema import MAX_VECTOR_DIMENSIONS
 from engrava_graph.graph.server import LocalNeo4jServer
@@ -36,6 +39,8 @@ app.add_typer(cypher_app, name="cypher")
 app.command("dream")(dream)
 register_explore_commands(app)
 app.command("serve")(serve)
+app.command("mcp")(mcp)
+register_memory_commands(app)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -46,15 +51,15 @@ def migrate(
     namespace: str = typer.Option("default", help="Namespace to register."),
     dimensions: int = typer.Option(384, min=1, max=MAX_VECTOR_DIMENSIONS,
                                    help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
 ) -> None:
     """Create every constraint and index (idempotent) and record the schema version."""
     import asyncio
 
     from engrava_graph.core import Neo4jEngravaCore
-    from engrava_graph.graph.connection import resolve_connection
 
     async def run() -> int:
-        info = resolve_connection()
+        info = connection(uri, user, password, database, start_local=True)
         store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                           database=info.database, namespace=namespace,
                                           vector_dimensions=dimensions)

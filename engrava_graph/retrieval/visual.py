@@ -9,10 +9,13 @@ JavaScript is inlined, so the file opens offline). What it shows:
 * the relationships among the candidates, ``TYPE weight``, and the Entity/Tag nodes two or more of
   them share: the paths spreading activation (Phase 4) could follow;
 * the causal chain of Phase 6 in red, captioned ``TYPE confidence``;
-* a panel with the query's intent, pathway scores, candidate counts, time, and the final ranking.
+* a panel, in plain words, with the kind of question, the search strategy, candidate counts,
+  time, and the ranking; each memory in it opens on click (hover shows a one-line summary) to
+  tell how it was found, its signals (similarity, time, causal, importance, use, activation,
+  score, confidence) and, for one that was not returned, why.
 
-Clicking a node shows its signals (similarity, temporal, causal, importance, access frequency,
-activation, composite, confidence) and, for a dropped candidate, the phase that dropped it.
+Captions end at a whole word and every memory node is drawn at least :data:`MIN_RADIUS` pixels
+wide, so its caption stays legible; the legend says what colours mean without internal terms.
 """
 
 from __future__ import annotations
@@ -36,11 +39,27 @@ EDGE_COLOUR = "#A5ABB6"
 ACTIVATION_EDGE_COLOUR = "#9CC3EE"
 CAUSAL_EDGE_COLOUR = "#D62728"
 
-MIN_RADIUS, MAX_RADIUS = 10.0, 42.0
-"""Node radius in pixels for confidence 0 and 1 (linear in between)."""
-QUERY_RADIUS, SHARED_RADIUS = 34.0, 16.0
-CAPTION_CHARS = 42
-"""Captions longer than this many characters are cut with an ellipsis."""
+MIN_RADIUS, MAX_RADIUS = 24.0, 48.0
+"""Node radius in pixels for confidence 0 and 1 (linear in between); 24 keeps a caption legible."""
+QUERY_RADIUS, SHARED_RADIUS = 40.0, 20.0
+CAPTION_CHARS = 60
+"""Texts in the panel longer than this many characters are cut at a word, with an ellipsis."""
+CAPTION_LINE_CHARS = 10
+"""A node caption is at most two lines of whole words of this many characters: the viewer
+(NVL) fits two lines into a node and breaks words mid-way when they do not fit."""
+
+REACHED_BY_WORDS = {"activation": "found by meaning or keywords",
+                    "spread": "reached through a link", "cause": "reached as a cause or effect"}
+"""How a memory entered the retrieval, in plain words (legend and panel)."""
+PATHWAY_WORDS = {"exact": "exact (a narrow, precise search)",
+                 "energy": "energy (a broad search, more candidates)",
+                 "attention": "attention (one search per part of the question)"}
+"""The search strategies (retrieval pathways), in plain words."""
+SIGNAL_WORDS = {"similarity": "similarity to the question", "temporal": "fits the time asked",
+                "causal": "on a cause-effect chain", "importance": "importance",
+                "access_frequency": "how often it is used", "activation": "activation",
+                "composite": "score", "confidence": "confidence"}
+"""The signals of a candidate, in plain words, in the order the panel lists them."""
 
 _QUERY_ID = "query"
 _SHARED_REL_TYPE = {"Entity": "MENTIONS", "Tag": "TAGGED"}
@@ -67,7 +86,32 @@ def _shared_id(label: str, name: str) -> str:
 
 
 def _cut(text: str, limit: int = CAPTION_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "\u2026"
+    """``text`` up to ``limit`` characters, cut after a whole word (a single longer word is cut
+    inside it), with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    if " " in head.strip():
+        head = head.rsplit(" ", 1)[0]
+    return head.rstrip() + "\u2026"
+
+
+def _node_caption(text: str) -> str:
+    """``text`` as at most two lines of whole words (:data:`CAPTION_LINE_CHARS` each), an
+    ellipsis after the last word that fits; a first word too long for a line is cut."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(f"{lines[-1]} {word}") <= CAPTION_LINE_CHARS:
+            lines[-1] = f"{lines[-1]} {word}"
+        elif len(lines) < 2 and len(word) <= CAPTION_LINE_CHARS:
+            lines.append(word)
+        else:
+            if lines:
+                lines[-1] += "\u2026"
+            else:
+                lines.append(word[:CAPTION_LINE_CHARS - 1] + "\u2026")
+            break
+    return " ".join(lines)
 
 
 def _radius(confidence: float) -> float:
@@ -91,9 +135,7 @@ def _rows(explanation: Explanation) -> list[_Row]:
 def _memory_node(row: _Row) -> Node:
     from neo4j_viz import Node
 
-    caption = _cut(row.text)
-    if row.rank is not None:
-        caption = f"#{row.rank} {caption}"
+    caption = _node_caption(row.text if row.rank is None else f"#{row.rank} {row.text}")
     properties = {"thought_id": row.thought_id, "essence": row.text, "reached_by": row.reached_by,
                   "rank": row.rank if row.rank is not None else "not returned", **row.details}
     return Node(id=_node_id(row.thought_id), caption=caption, size=_radius(row.confidence),
@@ -153,7 +195,7 @@ def explanation_graph(explanation: Explanation,
 
     subgraph = subgraph or ExplainSubgraph()
     rows = _rows(explanation)
-    nodes = [Node(id=_QUERY_ID, caption=_cut(explanation.query), size=QUERY_RADIUS,
+    nodes = [Node(id=_QUERY_ID, caption=_node_caption(explanation.query), size=QUERY_RADIUS,
                   color=QUERY_COLOUR, properties={"query": explanation.query,
                                                   "intent": explanation.intent.value,
                                                   "pathway": explanation.pathway_selected.value})]
@@ -185,40 +227,72 @@ def explanation_graph(explanation: Explanation,
                           for t in members]
     graph = VisualizationGraph(nodes=nodes, relationships=relationships)
     graph.set_legend(
-        nodes={**{f"reached by {k}": v for k, v in REACHED_BY_COLOURS.items()},
-               "query": QUERY_COLOUR, "shared entity": SHARED_COLOURS["Entity"],
-               "shared tag": SHARED_COLOURS["Tag"]},
-        relationships={"causal chain (Phase 6)": CAUSAL_EDGE_COLOUR,
-                       "activated by the query": ACTIVATION_EDGE_COLOUR,
-                       "stored relationship": EDGE_COLOUR})
+        nodes={**{REACHED_BY_WORDS[k]: v for k, v in REACHED_BY_COLOURS.items()},
+               "your question": QUERY_COLOUR, "a name they share": SHARED_COLOURS["Entity"],
+               "a tag they share": SHARED_COLOURS["Tag"]},
+        relationships={"cause and effect (link confidence)": CAUSAL_EDGE_COLOUR,
+                       "matches the question (similarity)": ACTIVATION_EDGE_COLOUR,
+                       "stored link (weight)": EDGE_COLOUR})
     return graph
 
 
+def _memory_details(row: _Row) -> str:
+    """One memory of the panel: a line (hover: how it was found) that opens on click to its
+    signals and, when it was not returned, why."""
+    e = html.escape
+    how = REACHED_BY_WORDS.get(row.reached_by, row.reached_by)
+    hops = row.details.get("hops")
+    if hops and row.reached_by != "activation":
+        how += f" ({hops} link{'s' if hops != 1 else ''} away)"
+    rank = f"#{row.rank} " if row.rank is not None else ""
+    signals = "".join(
+        f"<tr><td>{e(words)}</td><td style='text-align:right'>{row.details[name]:.2f}</td></tr>"
+        for name, words in SIGNAL_WORDS.items() if isinstance(row.details.get(name), float))
+    dropped = row.details.get("dropped_in")
+    why = (f"<div style='color:#b91c1c'>not returned ({e(str(dropped))}): "
+           f"{e(str(row.details.get('reason') or ''))}</div>" if dropped else "")
+    return (f"<li><details title='{e(how)}, confidence {row.confidence:.2f}'>"
+            f"<summary style='cursor:pointer'>{rank}{e(_cut(row.text))} "
+            f"<span style='color:#6b7280'>{row.confidence:.2f}</span></summary>"
+            f"<div style='margin:2px 0 6px 4px'><div>{e(row.text)}</div>"
+            f"<div style='color:#374151'>{e(how)}</div>{why}"
+            f"<table style='font-size:12px;color:#374151'>{signals}</table></div>"
+            f"</details></li>")
+
+
 def _summary_panel(explanation: Explanation) -> str:
-    """The HTML panel (every value escaped) with the run's summary and final ranking."""
+    """The HTML panel (every value escaped) with the run's summary in plain words and every drawn
+    memory, returned ones first, each opening to its details."""
     e = html.escape
     scores = explanation.pathway_scores
     total_ms = sum(explanation.phase_timings.values())
-    ranking = "".join(
-        f"<li>{e(_cut(r.text, 60))} <span style='color:#6b7280'>{r.confidence:.2f}</span></li>"
-        for r in explanation.results) or "<li>(nothing returned)</li>"
+    rows = sorted(_rows(explanation), key=lambda r: (r.rank is None, r.rank or 0, -r.confidence))
+    returned = "".join(_memory_details(r) for r in rows if r.rank is not None)
+    others = "".join(_memory_details(r) for r in rows if r.rank is None)
     skipped = "; ".join(f"{e(k)}: {e(v)}" for k, v in explanation.skipped_phases.items())
+    pathway = explanation.pathway_selected.value
     return (
         "<details open id='engrava-explain-summary' style='position:absolute;top:56px;left:12px;"
-        "z-index:10;max-width:360px;max-height:calc(100vh - 200px);overflow:auto;"
+        "z-index:10;max-width:380px;max-height:calc(100vh - 200px);overflow:auto;"
         "background:rgba(255,255,255,.94);border:1px solid #d1d5db;border-radius:8px;"
         "padding:10px 14px;font:13px/1.4 system-ui,sans-serif;color:#1f2937;"
         "box-shadow:0 1px 4px rgba(0,0,0,.12)'>"
         "<summary style='font-weight:600;font-size:14px;margin-bottom:4px;cursor:pointer'>"
         f"{e(explanation.query)}</summary>"
-        f"<div>intent <b>{e(explanation.intent.value)}</b> &middot; pathway "
-        f"<b>{e(explanation.pathway_selected.value)}</b> (exact {scores.exact:.2f}, energy "
-        f"{scores.energy:.2f}, attention {scores.attention:.2f})</div>"
-        f"<div>candidates {explanation.candidates_activated} activated &rarr; "
-        f"{explanation.candidates_after_spread} after spread &rarr; "
-        f"{explanation.candidates_final} returned &middot; {total_ms:.1f} ms</div>"
-        + (f"<div style='color:#6b7280'>skipped: {skipped}</div>" if skipped else "")
-        + f"<ol style='margin:6px 0 0;padding-left:22px'>{ranking}</ol></details>"
+        f"<div>kind of question: <b>{e(explanation.intent.value)}</b></div>"
+        f"<div>search strategy: <b>{e(PATHWAY_WORDS.get(pathway, pathway))}</b> "
+        f"<span style='color:#6b7280'>(fit: exact {scores.exact:.2f}, energy "
+        f"{scores.energy:.2f}, attention {scores.attention:.2f})</span></div>"
+        f"<div>{explanation.candidates_activated} memories found &rarr; "
+        f"{explanation.candidates_after_spread} after following links &rarr; "
+        f"{explanation.candidates_final} returned &middot; {total_ms:.0f} ms</div>"
+        + (f"<div style='color:#6b7280'>skipped steps: {skipped}</div>" if skipped else "")
+        + "<div style='margin-top:6px;color:#6b7280'>Click a memory for its details.</div>"
+        + f"<ol style='margin:4px 0 0;padding-left:22px'>"
+          f"{returned or '<li>(nothing returned)</li>'}</ol>"
+        + (f"<div style='margin-top:6px;font-weight:600'>Considered, not returned</div>"
+           f"<ul style='margin:2px 0 0;padding-left:22px'>{others}</ul>" if others else "")
+        + "</details>"
     )
 
 

@@ -40,8 +40,12 @@ def test_grass_parses_and_styles_every_label_and_relationship_type():
     colours = [rules[f"node.{label}"]["color"] for label in TYPE_LABELS]
     assert len(set(colours)) == len(colours), "each thought type has its own colour"
     assert all(re.fullmatch(r"#[0-9A-Fa-f]{6}", c) for c in colours)
-    assert rules["node.Thought"]["caption"] == "{priority} {essence}"
-    assert rules["relationship"]["caption"] == "<type> {weight}"
+    assert rules["node.Thought"]["caption"] == "{essence}"
+    assert rules["relationship"]["caption"] == "<type>"
+    assert rules["relationship.CAUSED_BY"]["caption"] == "CAUSED_BY {confidence}"
+    for selector, rule in rules.items():  # Browser replaces <type> only as the whole caption
+        caption = rule.get("caption", "")
+        assert "<type>" not in caption or caption == "<type>", selector
 
 
 @pytest.mark.parametrize("broken", [
@@ -114,6 +118,14 @@ def test_asset_server_serves_the_style_and_guide_cross_origin():
             assert response.headers["access-control-allow-origin"] == "*"
         assert httpx.get(f"http://127.0.0.1:{port}/../../pyproject.toml",
                          timeout=10).status_code == 404
+        preflight = httpx.options(f"http://127.0.0.1:{port}/{STYLE_FILE}", timeout=10, headers={
+            "Origin": "http://localhost:7474", "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "x-requested-with"})
+        assert preflight.status_code == 204
+        assert preflight.headers["access-control-allow-origin"] == "*"
+        assert "x-requested-with" in preflight.headers["access-control-allow-headers"]
+        guide = httpx.get(f"http://127.0.0.1:{port}/{GUIDE_FILE}", timeout=10).text
+        assert browser_commands(port)["style"] in guide
         assert browser_commands(port)["guide"] == f":guide http://localhost:{port}/{GUIDE_FILE}"
     finally:
         server.shutdown()

@@ -8,7 +8,10 @@ from engrava_graph.retrieval.results import Explanation
 from engrava_graph.retrieval.subgraph import ExplainSubgraph, explained_ids
 from engrava_graph.retrieval.visual import (
     CAUSAL_EDGE_COLOUR,
+    MIN_RADIUS,
     REACHED_BY_COLOURS,
+    _cut,
+    _node_caption,
     explanation_graph,
     render_explanation_html,
 )
@@ -99,3 +102,23 @@ def test_page_is_standalone_and_escapes_the_query():
     assert "&lt;script&gt;alert(1)&lt;/script&gt; why?" in page
     assert "id='engrava-explain-summary'" in page and "neo4j-viz-data" in page
     assert "<title>engrava-graph explain: &lt;script&gt;" in page
+
+
+def test_captions_end_at_a_whole_word_and_small_nodes_stay_legible():
+    assert _node_caption("#1 The Friday deploy of billing failed") == "#1 The Friday\u2026"
+    assert _node_caption("#2 Health checks timed out") == "#2 Health checks\u2026"
+    assert _node_caption("configuration") == "configura\u2026"
+    assert _cut("Why did the deploy fail after the config change on Friday? " * 2) == (
+        "Why did the deploy fail after the config change on Friday?\u2026")
+    graph = explanation_graph(explanation())
+    assert min(n.size for n in graph.nodes if n.id.startswith("t:")) >= MIN_RADIUS >= 20
+
+
+def test_panel_in_plain_words_with_details_per_memory():
+    page = render_explanation_html(explanation())
+    panel = page[page.index("id='engrava-explain-summary'"):]
+    for words in ("kind of question", "search strategy", "found by meaning or keywords",
+                  "Click a memory", "Considered, not returned", "similarity to the question"):
+        assert words in panel, words
+    assert "Phase" not in panel
+    assert panel.count("<details title=") == 3  # a, c returned; b dropped

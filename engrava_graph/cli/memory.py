@@ -1,0 +1,419 @@
+"""Console commands for daily work with a memory: ``remember``, ``add-messages``, ``retrieve``,
+``link``, ``list``, ``namespaces``, ``delete-namespace``, ``export`` and ``import``.
+
+Every command takes the connection flags (``--uri``, ``--user``, ``--password``,
+``--database``; default the ``NEO4J_*`` variables, else a running local server) and ``--json``
+(machine-readable output on stdout). Errors are one line on stderr, as for every command
+(:mod:`engrava_graph.cli.errors`): exit code 2 when the call must change (a wrong password, bad
+input), 1 otherwise (Neo4j unreachable, a namespace that does not exist).
+
+``export`` writes a namespace as JSON lines: a header line (``{"kind": "namespace", ...}``),
+one ``{"kind": "thought", "thought": {...}, "embedding": [...]}`` line per thought and one
+``{"kind": "edge", "edge": {...}}`` line per edge; ``import`` reads that back into a namespace
+that holds no thoughts yet (vectors copied, entities and tags derived again from the text).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.graph.registry import cypher
+from engrava_graph.integrations.messages import added_messages
+from engrava_graph.integrations.prompt import format_for_prompt
+from engrava_graph.model.enums import EdgeType, ThoughtType
+from engrava_graph.model.errors import (
+    DatasetError,
+    NamespaceNotFoundError,
+    ValidationFailedError,
+)
+from engrava_graph.model.namespace import DEFAULT_NAMESPACE
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+
+EXPORT_FORMAT = "engrava-graph/namespace-v1"
+_PAGE = 1000
+_ALL_EDGES = 100_000_000
+_LIST_NAMESPACES = cypher("namespaces/list")
+
+console = Console(soft_wrap=True)
+T = TypeVar("T")
+
+Uri = Annotated[str | None, typer.Option(
+    envvar="NEO4J_URI", help="bolt:// or neo4j:// URI (default: a running local server).")]
+User = Annotated[str, typer.Option(envvar="NEO4J_USER", help="Neo4j user.")]
+Password = Annotated[str, typer.Option(envvar="NEO4J_PASSWORD", show_default=False,
+                                       help="Neo4j password.")]
+Database = Annotated[str | None, typer.Option(envvar="NEO4J_DATABASE",
+                                              help="Neo4j database (default: the server's).")]
+Namespace = Annotated[str, typer.Option("--namespace", "-n", help="The memory (namespace).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
+
+
+def connection(uri: str | None, user: str, password: str, database: str | None, *,
+               start_local: bool = False) -> ConnectionInfo:
+    """The flags' server, else the environment's, else the local server (started only when
+    ``start_local``).
+
+    Raises:
+        Neo4jUnavailableError: no URI and no local server running.
+    """
+    if uri:
+        return ConnectionInfo(uri=uri, user=user, password=password, database=database)
+    return resolve_connection(start_local=start_local)
+
+
+def run(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work``; a failure reaches the command line's one error boundary
+    (:mod:`engrava_graph.cli.errors`: one line, exit code 1 or 2)."""
+    return asyncio.run(work)
+
+
+def quiet_embedding_provider() -> Any:
+    """The bundled sentence-transformers provider, without the model's loading progress bar
+    (a short command should print only its answer)."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()
+    from engrava_graph.embeddings import SentenceTransformerProvider
+
+    return SentenceTransformerProvider()
+
+
+@asynccontextmanager
+async def open_store(info: ConnectionInfo, namespace: str, *, embed: bool = False,
+                     must_exist: bool = True) -> AsyncIterator[Neo4jEngravaCore]:
+    """A store on ``namespace`` (with the embedding model when ``embed``).
+
+    Raises:
+        NamespaceNotFoundError: ``must_exist`` and the namespace is not registered.
+    """
+    options: dict[str, Any] = {"embedding_provider": quiet_embedding_provider()} if embed else {}
+    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
+                                         database=info.database, namespace=namespace,
+                                         **options) as store:
+        if must_exist and not await store.namespace_exists():
+            raise NamespaceNotFoundError(namespace)
+        yield store
+
+
+def _print_json(value: Any) -> None:
+    typer.echo(json.dumps(value, default=str, ensure_ascii=False))
+
+
+def _report(as_json: bool, value: Any, text: str) -> None:
+    """``value`` as JSON on stdout with ``--json``, else ``text`` for a person."""
+    if as_json:
+        _print_json(value)
+    else:
+        console.print(text, markup=False, highlight=False)
+
+
+def _dump(record: ThoughtRecord | EdgeRecord) -> dict[str, Any]:
+    return record.model_dump(mode="json")
+
+
+def remember(
+    text: Annotated[str, typer.Argument(help="What to remember.")],
+    namespace: Namespace = DEFAULT_NAMESPACE, as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Store TEXT as a note (the namespace is created on its first thought)."""
+    async def work() -> ThoughtRecord:
+        async with open_store(connection(uri, user, password, database), namespace, embed=True,
+                              must_exist=False) as store:
+            return await store.remember(text, source="cli")
+
+    stored = run(work())
+    _report(as_json, _dump(stored), f"remembered {stored.thought_id}")
+
+
+def retrieve(
+    query: Annotated[str, typer.Argument(help="The question.")],
+    namespace: Namespace = DEFAULT_NAMESPACE,
+    top_k: Annotated[int, typer.Option(min=1, max=100, help="Results, 1-100.")] = 10,
+    now: Annotated[str | None, typer.Option(
+        help="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'.")] = None,
+    as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Recall the memories relevant to QUERY with the retrieval cycle (as prompt text)."""
+    async def work() -> Any:
+        async with open_store(connection(uri, user, password, database), namespace,
+                              embed=True) as store:
+            return await store.retrieve(query, top_k=top_k, now=now or datetime.now(UTC))
+
+    response = run(work())
+    _report(as_json, response.model_dump(mode="json"), format_for_prompt(response))
+
+
+def link(
+    from_id: Annotated[str, typer.Argument(metavar="FROM", help="The source thought's id.")],
+    to_id: Annotated[str, typer.Argument(metavar="TO", help="The target thought's id.")],
+    edge_type: Annotated[EdgeType, typer.Option(
+        "--type", "-t", help="CAUSED_BY points effect -> cause, LEADS_TO cause -> effect.")
+                         ] = EdgeType.ASSOCIATED,
+    confidence: Annotated[float | None, typer.Option(min=0.0, max=1.0,
+                                                     help="How sure the link is.")] = None,
+    weight: Annotated[float, typer.Option(min=0.0, max=1.0)] = 1.0,
+    namespace: Namespace = DEFAULT_NAMESPACE, as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Link thought FROM to thought TO with a typed edge."""
+    async def work() -> EdgeRecord:
+        async with open_store(connection(uri, user, password, database), namespace) as store:
+            return await store.create_edge(EdgeRecord(
+                from_thought_id=from_id, to_thought_id=to_id, edge_type=edge_type,
+                confidence=confidence, weight=weight))
+
+    edge = run(work())
+    _report(as_json, _dump(edge),
+            f"linked {from_id} -[{edge.edge_type.value}]-> {to_id} ({edge.edge_id})")
+
+
+def list_thoughts(
+    namespace: Namespace = DEFAULT_NAMESPACE,
+    thought_type: Annotated[ThoughtType | None, typer.Option("--type", "-t",
+                                                             help="Only this type.")] = None,
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 50,
+    as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """List a memory's thoughts (by id)."""
+    async def work() -> list[ThoughtRecord]:
+        async with open_store(connection(uri, user, password, database), namespace) as store:
+            return await store.list_thoughts(thought_type=thought_type, limit=limit)
+
+    thoughts = run(work())
+    if as_json:
+        _print_json([_dump(t) for t in thoughts])
+        return
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=36)
+    for column in ("type", "priority", "essence"):
+        table.add_column(column)
+    for t in thoughts:
+        table.add_row(t.thought_id, t.thought_type.value, t.priority.value, Text(t.essence))
+    console.print(table)
+
+
+def namespaces(
+    as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """List the memories (namespaces) of the database with their thought counts."""
+    async def work() -> list[dict[str, Any]]:
+        async with open_store(connection(uri, user, password, database), DEFAULT_NAMESPACE,
+                              must_exist=False) as store:
+            return [dict(row) for row in await store.executor.read(_LIST_NAMESPACES)]
+
+    rows = run(work())
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table()
+    table.add_column("namespace")
+    table.add_column("thoughts", justify="right")
+    for row in rows:
+        table.add_row(Text(row["namespace"]), str(row["thoughts"]))
+    console.print(table)
+
+
+def delete_namespace(
+    namespace: Annotated[str, typer.Argument(help="The memory to delete, with everything in it.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
+    as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Delete a namespace with every thought, edge, entity and tag in it; asks unless --yes.
+
+    Other namespaces are untouched."""
+    if not yes and not typer.confirm(f"Delete namespace {namespace!r} and everything in it?"):
+        raise typer.Exit(1)
+
+    async def work() -> None:
+        async with open_store(connection(uri, user, password, database), namespace) as store:
+            await store.delete_namespace()
+
+    run(work())
+    _report(as_json, {"deleted": namespace}, f"deleted namespace {namespace!r}")
+
+
+async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
+    """The export of ``store``'s namespace, one JSON-ready dict per line (see the module
+    docstring): the header, the thoughts in id order with their vectors, then the edges."""
+    yield {"kind": "namespace", "format": EXPORT_FORMAT, "namespace": store.namespace,
+           "annotations": await store.namespace_annotations(),
+           "exported_at": datetime.now(UTC).isoformat()}
+    after: str | None = None
+    while True:
+        page = await store.list_thoughts(after_id=after, limit=_PAGE, include_expired=True)
+        vectors = await store.get_embeddings([t.thought_id for t in page])
+        for thought in page:
+            yield {"kind": "thought", "thought": _dump(thought),
+                   "embedding": vectors.get(thought.thought_id)}
+        if len(page) < _PAGE:
+            break
+        after = page[-1].thought_id
+    for edge in await store.list_edges(limit=_ALL_EDGES):
+        yield {"kind": "edge", "edge": _dump(edge)}
+
+
+def read_export(lines: Iterator[str]) -> tuple[dict[str, Any], list[ThoughtRecord],
+                                               list[list[float] | None], list[EdgeRecord]]:
+    """Parse an export: the header, the thoughts, their vectors and the edges.
+
+    Raises:
+        DatasetError: not an export of this format, or a line that does not parse, named by
+            its number.
+    """
+    header: dict[str, Any] | None = None
+    thoughts: list[ThoughtRecord] = []
+    vectors: list[list[float] | None] = []
+    edges: list[EdgeRecord] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            kind = row.get("kind")
+            if number == 1:
+                if kind != "namespace" or row.get("format") != EXPORT_FORMAT:
+                    raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
+                header = row
+            elif kind == "thought":
+                thoughts.append(ThoughtRecord.model_validate(row["thought"]))
+                vectors.append(row.get("embedding"))
+            elif kind == "edge":
+                edges.append(EdgeRecord.model_validate(row["edge"]))
+            else:
+                raise ValueError(f"unknown kind {kind!r}")
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise DatasetError(f"line {number}: {error}") from None
+    if header is None:
+        raise DatasetError("the file is empty")
+    return header, thoughts, vectors, edges
+
+
+def _output(path: Path | None) -> IO[str]:
+    return sys.stdout if path is None or str(path) == "-" else path.open("w", encoding="utf-8")
+
+
+def export(
+    namespace: Namespace = DEFAULT_NAMESPACE,
+    output: Annotated[Path | None, typer.Option("--output", "-o",
+                                                help="The file (default: stdout).")] = None,
+    as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Write a namespace as JSON lines (thoughts with their vectors, then edges)."""
+    async def work() -> dict[str, int]:
+        counts = {"thoughts": 0, "edges": 0}
+        async with open_store(connection(uri, user, password, database), namespace) as store:
+            sink = _output(output)
+            try:
+                async for row in export_lines(store):
+                    sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    if row["kind"] != "namespace":
+                        counts[f"{row['kind']}s"] += 1
+            finally:
+                if sink is not sys.stdout:
+                    sink.close()
+        return counts
+
+    counts = run(work())
+    if output is not None and str(output) != "-":
+        _report(as_json, {"namespace": namespace, "file": str(output), **counts},
+                f"exported {counts['thoughts']} thoughts and {counts['edges']} edges of "
+                f"{namespace!r} to {output}")
+
+
+def import_namespace(
+    path: Annotated[Path, typer.Argument(help="A file written by `export` ('-': stdin).")],
+    namespace: Annotated[str | None, typer.Option(
+        "--namespace", "-n", help="Import into this namespace (default: the exported one).")
+                         ] = None,
+    as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Load an export into a namespace that holds no thoughts yet.
+
+    The thoughts are written in one transaction, then the edges in one."""
+    async def work() -> dict[str, Any]:
+        stream = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+        with stream:
+            header, thoughts, vectors, edges = read_export(iter(stream))
+        target = namespace or header["namespace"]
+        async with open_store(connection(uri, user, password, database), target,
+                              must_exist=False) as store:
+            if await store.count_thoughts(include_expired=True):
+                raise ValidationFailedError(
+                    f"namespace {target!r} already holds thoughts; import into a new one "
+                    f"(--namespace) or delete it first (delete-namespace)")
+            if thoughts:
+                await store.bulk_store(thoughts, embeddings=vectors)
+            else:
+                await store.ensure_namespace()
+            if edges:
+                await store.bulk_create_edges(edges)
+            annotations = header.get("annotations") or {}
+            if annotations:
+                await store.annotate_namespace(**annotations)
+        return {"namespace": target, "thoughts": len(thoughts), "edges": len(edges)}
+
+    summary = run(work())
+    _report(as_json, summary, f"imported {summary['thoughts']} thoughts and "
+                              f"{summary['edges']} edges into {summary['namespace']!r}")
+
+
+def add_messages(
+    path: Annotated[Path, typer.Argument(help=(
+        'A JSON file: {"conversation_id": "...", "messages": [{"role" or "speaker", "content", '
+        '"timestamp"?, "id"?}, ...]}'))],
+    namespace: Namespace = DEFAULT_NAMESPACE, as_json: AsJson = False,
+    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+) -> None:
+    """Store a conversation's messages, one observation each (re-sending adds nothing)."""
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+        conversation_id, messages = body["conversation_id"], body["messages"]
+    except (ValueError, KeyError, TypeError) as error:
+        raise DatasetError(f"{path}: expected a JSON object with conversation_id and messages "
+                           f"({error!r})") from None
+
+    async def work() -> dict[str, Any]:
+        async with open_store(connection(uri, user, password, database), namespace, embed=True,
+                              must_exist=False) as store:
+            return added_messages(await store.add_messages(conversation_id, messages))
+
+    added = run(work())
+    _report(as_json, {"namespace": namespace, "conversation_id": conversation_id, **added},
+            f"stored {added['messages']} message(s) of {conversation_id!r}, "
+            f"{added['created']} new")
+
+
+COMMANDS: dict[str, Callable[..., None]] = {
+    "remember": remember, "add-messages": add_messages, "retrieve": retrieve, "link": link,
+    "list": list_thoughts, "namespaces": namespaces, "delete-namespace": delete_namespace,
+    "export": export, "import": import_namespace,
+}
+
+
+def register(app: typer.Typer) -> None:
+    """Add the daily commands to ``app``."""
+    for name, command in COMMANDS.items():
+        app.command(name)(command)

@@ -1,0 +1,1 @@
+"""Adapters for agent frameworks (the `langchain` extra) and prompt formatting helpers."""

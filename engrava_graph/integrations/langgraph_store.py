@@ -1,0 +1,200 @@
+"""A LangGraph ``BaseStore`` backed by the memory (the ``langchain`` extra).
+
+LangGraph agents keep long-term memory in a store: ``put(namespace, key, value)``,
+``get(namespace, key)``, ``search(namespace_prefix, query=...)``. :class:`EngravaStore` keeps each
+item as one thought of a Neo4j namespace, so a ``search`` with a ``query`` runs the retrieval
+cycle (meaning, keywords, time, causal links) and the items are also visible to ``retrieve``,
+the MCP server and Neo4j Browser.
+
+An item is a NOTE thought whose id is derived from (store namespace, item namespace, key), whose
+``content`` is the value as JSON and whose ``essence`` is the value's text (its ``text``,
+``content``, ``memory`` or ``data`` field, else the JSON), cut to 200 characters. The item's
+namespace and key are kept in the thought's metadata under ``langgraph`` (``ns.0``, ``ns.1``, ...
+so that a namespace prefix is a metadata filter that runs in Cypher).
+
+Only the async API is supported (``aget``, ``aput``, ``asearch``, ..., and graphs run with
+``ainvoke``/``astream``): the Neo4j driver is asynchronous and bound to its event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.model.enums import ThoughtType
+from engrava_graph.model.metadata import MetadataFilter
+from engrava_graph.model.records import ESSENCE_MAX_CHARS, ThoughtRecord
+from engrava_graph.retrieval.results import RetrievalResponse
+
+META_KEY = "langgraph"
+TEXT_FIELDS = ("text", "content", "memory", "data")
+_PAGE = 1000
+
+
+def item_id(store_namespace: str, namespace: tuple[str, ...], key: str) -> str:
+    """The thought id of an item: a UUID5 of the store's namespace, the item's namespace and
+    its key (the same item always maps to the same thought)."""
+    name = "\x1f".join((store_namespace, *namespace, "", key))
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"engrava-graph:langgraph:{name}"))
+
+
+def item_text(value: dict[str, Any]) -> str:
+    """The text that represents a value: its first non-empty ``text``/``content``/``memory``/
+    ``data`` string, else the value as JSON (sorted keys)."""
+    for name in TEXT_FIELDS:
+        if isinstance(value.get(name), str) and value[name].strip():
+            return str(value[name])
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _metadata(namespace: tuple[str, ...], key: str) -> dict[str, Any]:
+    return {META_KEY: {"item": True, "key": key,
+                       "ns": {str(i): label for i, label in enumerate(namespace)}}}
+
+
+def _prefix_filter(prefix: tuple[str, ...]) -> dict[str, Any]:
+    """The metadata filter (``{"path": value}``) of the items under ``prefix``."""
+    return {f"{META_KEY}.item": True,
+            **{f"{META_KEY}.ns.{i}": label for i, label in enumerate(prefix)}}
+
+
+def _namespace_of(thought: ThoughtRecord) -> tuple[str, ...]:
+    labels = thought.metadata[META_KEY]["ns"]  # type: ignore[index]
+    return tuple(labels[str(i)] for i in range(len(labels)))  # type: ignore[index]
+
+
+def _item(thought: ThoughtRecord, score: float | None = None) -> SearchItem:
+    created = thought.created_at or datetime.now(UTC)
+    return SearchItem(namespace=_namespace_of(thought),
+                      key=str(thought.metadata[META_KEY]["key"]),  # type: ignore[index]
+                      value=json.loads(thought.content), created_at=created,
+                      updated_at=thought.updated_at or created, score=score)
+
+
+def _matches(value: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
+    """The value has every ``wanted`` field equal (LangGraph's exact-match filter)."""
+    return all(value.get(name) == expected for name, expected in (wanted or {}).items())
+
+
+class EngravaStore(BaseStore):
+    """LangGraph's ``BaseStore`` over one namespace of the memory.
+
+    Args:
+        store: the memory store; its namespace holds every item (the item namespaces are
+            metadata inside it).
+
+    Raises (from the operations):
+        NotImplementedError: the synchronous ``batch`` (use the ``a``-prefixed methods).
+        ValidationFailedError: a value that is not JSON-serialisable or a label the metadata
+            cannot hold.
+    """
+
+    def __init__(self, store: Neo4jEngravaCore) -> None:
+        self.store = store
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Not supported: the Neo4j driver is asynchronous (use ``abatch`` / ``aget`` / ...)."""
+        raise NotImplementedError(
+            "EngravaStore is async-only: use aget/aput/asearch, and run graphs with "
+            "ainvoke/astream")
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run the operations in order; one result each (None for a put)."""
+        results: list[Result] = []
+        for op in ops:
+            if isinstance(op, GetOp):
+                results.append(await self._get(op))
+            elif isinstance(op, PutOp):
+                results.append(await self._put(op))
+            elif isinstance(op, SearchOp):
+                results.append(await self._search(op))
+            elif isinstance(op, ListNamespacesOp):
+                results.append(await self._namespaces(op))
+            else:
+                raise TypeError(f"unknown store operation {type(op).__name__}")
+        return results
+
+    async def _get(self, op: GetOp) -> Item | None:
+        thought = await self.store.get_thought(item_id(self.store.namespace, op.namespace,
+                                                       op.key))
+        return None if thought is None else _item(thought)
+
+    async def _put(self, op: PutOp) -> None:
+        thought_id = item_id(self.store.namespace, op.namespace, op.key)
+        if op.value is None:
+            await self.store.delete_thought(thought_id)
+            return
+        value = dict(op.value)
+        essence = item_text(value).strip()[:ESSENCE_MAX_CHARS] or op.key
+        content = json.dumps(value, default=str)
+        if await self.store.get_thought(thought_id) is not None:
+            await self.store.update_thought(thought_id, essence=essence, content=content)
+            return
+        await self.store.create_thought(ThoughtRecord(
+            thought_id=thought_id, thought_type=ThoughtType.NOTE, essence=essence,
+            content=content, source="langgraph", metadata=_metadata(op.namespace, op.key)))
+
+    async def recall(self, namespace_prefix: tuple[str, ...], query: str, *,
+                     top_k: int = 5) -> RetrievalResponse:
+        """Run the retrieval cycle over the items under ``namespace_prefix`` (for
+        :func:`~engrava_graph.integrations.prompt.format_for_prompt`).
+
+        Raises:
+            ValidationFailedError: ``top_k`` outside 1-100 or an empty query.
+        """
+        return await self.store.retrieve(query, top_k=top_k, now=datetime.now(UTC),
+                                         metadata_filter=_prefix_filter(namespace_prefix))
+
+    async def _search(self, op: SearchOp) -> list[SearchItem]:
+        wanted = op.offset + op.limit
+        prefix = _prefix_filter(op.namespace_prefix)
+        if op.query:
+            response = await self.recall(op.namespace_prefix, op.query,
+                                         top_k=min(100, max(wanted, 1)))
+            found = await self.store.get_thoughts([r.thought_id for r in response.results])
+            items = [_item(found[r.thought_id], r.confidence) for r in response.results
+                     if r.thought_id in found]
+        else:
+            listed = await self.store.list_thoughts(filters=MetadataFilter.from_mapping(prefix),
+                                                    limit=_PAGE)
+            items = [_item(t) for t in listed]
+        return [i for i in items if _matches(i.value, op.filter)][op.offset:wanted]
+
+    async def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        seen: set[tuple[str, ...]] = set()
+        after: str | None = None
+        while True:
+            page = await self.store.list_thoughts(
+                filters=MetadataFilter.from_mapping(_prefix_filter(())), after_id=after,
+                limit=_PAGE)
+            seen.update(_namespace_of(t) for t in page)
+            if len(page) < _PAGE:
+                break
+            after = page[-1].thought_id
+        chosen = sorted({ns[:op.max_depth] if op.max_depth else ns for ns in seen
+                         if all(_condition(ns, c.match_type, tuple(c.path))
+                                for c in op.match_conditions or ())})
+        return chosen[op.offset:op.offset + op.limit]
+
+
+def _condition(namespace: tuple[str, ...], match_type: str, path: tuple[str, ...]) -> bool:
+    """LangGraph's prefix/suffix namespace condition; ``"*"`` matches any one label."""
+    part = namespace[:len(path)] if match_type == "prefix" else namespace[-len(path):]
+    return len(part) == len(path) and all(p in ("*", label) for p, label in zip(path, part,
+                                                                                 strict=True))

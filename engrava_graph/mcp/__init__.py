@@ -1,0 +1,1 @@
+"""An MCP server over the store (the `mcp` extra): tools for agents, stdio and streamable HTTP."""

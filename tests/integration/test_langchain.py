@@ -1,0 +1,64 @@
+"""The LangChain/LangGraph adapters on the real Neo4j: the LangGraph store (put, get, search
+with and without a query, namespaces, delete), the retriever, the tools, and the example agent
+with a fake chat model (no LLM key)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("langgraph", reason="the LangChain tests need the `langchain` extra")
+
+from examples.langgraph_agent import chat, scripted_model  # noqa: E402
+
+from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
+from engrava_graph.integrations.langchain import EngravaRetriever, memory_tools  # noqa: E402
+from engrava_graph.integrations.langgraph_store import EngravaStore  # noqa: E402
+
+
+async def test_store_put_get_search_namespaces_delete(store: Neo4jEngravaCore) -> None:
+    memories = EngravaStore(store)
+    await memories.aput(("alice", "facts"), "k1", {"text": "Alice's deploys go out on Tuesdays",
+                                                   "kind": "schedule"})
+    await memories.aput(("alice", "facts"), "k2", {"text": "Alice prefers tea to coffee"})
+    await memories.aput(("bob", "facts"), "k1", {"text": "Bob deploys on Fridays"})
+
+    item = await memories.aget(("alice", "facts"), "k1")
+    assert item is not None and item.value["kind"] == "schedule" and item.key == "k1"
+    await memories.aput(("alice", "facts"), "k1", {"text": "Alice deploys on Wednesdays now"})
+    assert (await memories.aget(("alice", "facts"), "k1")).value == {  # type: ignore[union-attr]
+        "text": "Alice deploys on Wednesdays now"}
+
+    found = await memories.asearch(("alice",), query="when does Alice deploy?", limit=2)
+    assert found[0].key == "k1" and found[0].namespace == ("alice", "facts")
+    assert found[0].score is not None and all(i.namespace[0] == "alice" for i in found)
+    listed = await memories.asearch(("bob",))
+    assert [(i.namespace, i.key) for i in listed] == [(("bob", "facts"), "k1")]
+    assert len(await memories.asearch((), filter={"text": "Alice prefers tea to coffee"})) == 1
+
+    assert await memories.alist_namespaces() == [("alice", "facts"), ("bob", "facts")]
+    assert await memories.alist_namespaces(prefix=("bob",)) == [("bob", "facts")]
+    assert await memories.alist_namespaces(max_depth=1) == [("alice",), ("bob",)]
+
+    await memories.adelete(("bob", "facts"), "k1")
+    assert await memories.aget(("bob", "facts"), "k1") is None
+    with pytest.raises(NotImplementedError):
+        memories.get(("alice", "facts"), "k1")
+
+
+async def test_retriever_and_tools(store: Neo4jEngravaCore) -> None:
+    recall_memory, remember = memory_tools(store)
+    assert "remembered" in await remember.ainvoke({"text": "The billing DB moved to eu-west"})
+    text = await recall_memory.ainvoke({"query": "where is the billing database?"})
+    assert text.startswith("Relevant memories") and "eu-west" in text
+
+    documents = await EngravaRetriever(store=store, top_k=3).ainvoke("billing database")
+    assert documents[0].page_content == "The billing DB moved to eu-west"
+    assert 0 < documents[0].metadata["confidence"] <= 1 and documents[0].metadata["when"]
+
+
+async def test_example_agent_remembers_across_turns(store: Neo4jEngravaCore) -> None:
+    turns = ["My cat is called Miso", "What is my cat called?"]
+    states = await chat(store, scripted_model(2), "user-1", turns)
+    assert states[0]["memories"] == "No relevant memories."
+    assert "My cat is called Miso" in states[1]["memories"]
+    assert states[1]["messages"][-1].content.startswith("(scripted answer 2")

@@ -1,0 +1,116 @@
+"""The daily CLI commands on the real Neo4j, as a person runs them: remember, link, list,
+retrieve, namespaces, add-messages, and the export -> delete-namespace -> import round trip (same
+counts, same retrieve results). Successes run in-process; failures run the console script in a
+subprocess, through its one error boundary (one line, exit code 1 or 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from engrava_graph.cli import app
+from engrava_graph.graph.connection import ConnectionInfo
+
+NOW = "2026-12-01T12:00:00Z"
+
+
+@pytest.fixture
+def cli(connection: ConnectionInfo) -> Iterator[Any]:
+    """Run a command with the connection flags and a fresh namespace; delete it after."""
+    namespace = f"cli-{uuid.uuid4().hex[:10]}"
+    flags = ["--uri", connection.uri, "--user", connection.user, "--password",
+             connection.password]
+    runner = CliRunner()
+
+    def invoke(*args: str, code: int = 0, namespaced: bool = True) -> Any:
+        extra = ["-n", namespace] if namespaced else []
+        result = runner.invoke(app, [*args, *extra, *flags])
+        assert result.exit_code == code, (args, result.output, result.stderr)
+        return result
+
+    def fails(*args: str, code: int, with_flags: bool = True) -> str:
+        """Run the console script expecting exit ``code``; its one-line stderr."""
+        done = subprocess.run(
+            [sys.executable, "-m", "engrava_graph.cli", *args, *(flags if with_flags else [])],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "PYTHONPATH": os.getcwd()})
+        assert done.returncode == code, (args, done.stdout, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        return done.stderr
+
+    invoke.namespace = namespace  # type: ignore[attr-defined]
+    invoke.fails = fails  # type: ignore[attr-defined]
+    yield invoke
+    runner.invoke(app, ["delete-namespace", namespace, "--yes", *flags])
+
+
+def _json(result: Any) -> Any:
+    return json.loads(result.stdout)
+
+
+def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
+    ids = {}
+    for key, text in (("pr", "Config PR removed DATABASE_URL from billing"),
+                      ("start", "The billing service could not start"),
+                      ("deploy", "The deploy failed at 3pm")):
+        ids[key] = _json(cli("remember", text, "--json"))["thought_id"]
+    edge = _json(cli("link", ids["deploy"], ids["start"], "--type", "CAUSED_BY",
+                     "--confidence", "0.9", "--json"))
+    assert edge["edge_type"] == "CAUSED_BY"
+    cli("link", ids["start"], ids["pr"], "--type", "CAUSED_BY", "--confidence", "0.8")
+
+    listed = _json(cli("list", "--json"))
+    assert {t["thought_id"] for t in listed} == set(ids.values())
+    text = cli("retrieve", "why did the deploy fail?", "--now", NOW).stdout
+    assert text.startswith("Relevant memories") and "because:" in text
+    before = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
+
+    dump = tmp_path / "memory.jsonl"
+    summary = _json(cli("export", "-o", str(dump), "--json"))
+    assert (summary["thoughts"], summary["edges"]) == (3, 2)
+    assert len(dump.read_text().splitlines()) == 1 + 3 + 2
+    cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
+        "namespace": cli.namespace, "thoughts": 3, "edges": 2}
+
+    counts = {row["namespace"]: row["thoughts"]
+              for row in _json(cli("namespaces", "--json", namespaced=False))}
+    assert counts[cli.namespace] == 3
+    after = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
+    assert [(r["thought_id"], r["confidence"]) for r in after["results"]] == [
+        (r["thought_id"], r["confidence"]) for r in before["results"]]
+    assert after["causal_links"] == before["causal_links"]
+    assert "already holds thoughts" in cli.fails("import", str(dump), code=2)
+
+
+def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInfo) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"kind": "thought"}\n')
+    assert "line 1" in cli.fails("import", str(bad), code=2)
+    wrong = cli.fails("list", "-n", cli.namespace, "--uri", connection.uri, "--password",
+                      "wrong-password", code=2, with_flags=False)
+    assert "credentials" in wrong
+
+
+def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps({"conversation_id": "standup", "messages": [
+        {"speaker": "Alice", "content": "The billing deploy is on Friday"},
+        {"speaker": "Bob", "content": "I will watch the health checks"}]}))
+    first = _json(cli("add-messages", str(chat), "--json"))
+    assert (first["messages"], first["created"]) == (2, 2)
+    assert _json(cli("add-messages", str(chat), "--json"))["created"] == 0
+    assert "Alice: The billing deploy is on Friday" in cli("retrieve", "when is the deploy?",
+                                                          "--now", NOW).stdout
+    chat.write_text("{}")
+    assert "conversation_id" in cli.fails("add-messages", str(chat), "-n", cli.namespace, code=2)
