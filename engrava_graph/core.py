@@ -75,6 +75,7 @@ from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import ValidTimeFilter, from_epoch_millis
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.entities import extract_entities
+from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.orchestrator import RetrievalCycle
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import Explanation, RetrievalResponse
@@ -203,7 +204,11 @@ class Neo4jEngravaCore:
         self._access = AccessBuffer()
         self._arms = SearchArms(executor, self.namespace, self.search_config)
         self.retrieval_config = retrieval_config or RetrievalConfig()
-        self._cycle = RetrievalCycle(self, self.retrieval_config)
+        self._cycle = RetrievalCycle(CycleDeps(
+            executor=executor, namespace=self.namespace, arms=self._arms,
+            embed=self.embed_queries, track=self._track, scope=self.retrievable_scope,
+            config=self.retrieval_config, search_config=self.search_config,
+            cycle_provider=cycle_provider))
 
     # ----------------------------------------------------------------- lifecycle of the store
     @classmethod
