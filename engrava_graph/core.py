@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -21,6 +21,7 @@ import numpy as np
 from neo4j.exceptions import ConstraintError
 from pydantic import ValidationError
 
+from engrava_graph import conversations
 from engrava_graph.access import AccessBuffer
 from engrava_graph.dreaming import consolidate as dreaming
 from engrava_graph.dreaming import hygiene
@@ -456,6 +457,34 @@ class Neo4jEngravaCore:
         except ConstraintError as exc:
             raise DuplicateThoughtError("(one of the batch)") from exc
         return stamped
+
+    async def add_messages(self, conversation_id: str,
+                           messages: Sequence[conversations.Message | Mapping[str, Any]], *,
+                           source: str = "conversation") -> list[conversations.StoredMessage]:
+        """Store a conversation's messages: one OBSERVATION thought per message (with its
+        ``conversation_id``, ``position``, ``speaker``, ``message_id``, ``valid_from`` = its
+        timestamp), one NOTE thought per conversation, MESSAGE_OF edges; idempotent on re-send,
+        one transaction per call (see :mod:`engrava_graph.conversations`).
+
+        Args:
+            conversation_id: the conversation, 1-256 characters (e.g. ``"session_3"``).
+            messages: :class:`~engrava_graph.conversations.Message` objects or mappings with
+                ``content``, ``speaker`` and/or ``role``, optional ``timestamp``, ``metadata``,
+                ``message_id``; in conversation order (new ones continue after the last
+                stored position).
+            source: the thoughts' ``source``.
+
+        Returns:
+            One :class:`~engrava_graph.conversations.StoredMessage` per message, in input
+            order (``created=False`` for a re-send).
+
+        Raises:
+            ValidationFailedError: bad arguments (the message index in ``errors[].loc``).
+            MessageConflictError: a stored message id comes with other content.
+            StaleDataError: concurrent calls kept moving the conversation.
+            EmbeddingError: the provider failed (nothing is written).
+        """
+        return await conversations.add_messages(self, conversation_id, messages, source=source)
 
     async def remember(self, text: str, *, metadata: dict[str, Any] | None = None,
                        deduplicate: bool = False, source: str = "remember") -> ThoughtRecord:

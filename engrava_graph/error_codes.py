@@ -47,6 +47,7 @@ ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyTy
     errors.NamespaceNotFoundError: ErrorCode(404, "namespace_not_found"),
     errors.DuplicateThoughtError: ErrorCode(409, "duplicate_thought"),
     errors.DuplicateEdgeError: ErrorCode(409, "duplicate_edge"),
+    errors.MessageConflictError: ErrorCode(409, "message_conflict"),
     errors.InvalidTransitionError: ErrorCode(409, "invalid_transition"),
     errors.StaleDataError: ErrorCode(409, "stale_data"),
     errors.ReadOnlyViolationError: ErrorCode(403, "read_only"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engrava_graph.conversations import Message, clip
 from engrava_graph.model import EdgeRecord, EdgeType, ThoughtRecord, ThoughtType
 from engrava_graph.model.errors import DatasetError
 
@@ -32,6 +33,16 @@ WHERE_TO_GET = ("LoCoMo is the file data/locomo10.json of the public snap-resear
                 "repository on GitHub (CC BY-NC 4.0); download it and pass its path.")
 LOADER_VERSION = 1
 """Bumped whenever the records built from an entry change, so stored copies stop matching."""
+TUNING_BLOCK = ("conv-26", "conv-30", "conv-41", "conv-42")
+"""The conversations any tuning may look at."""
+HELD_OUT_BLOCK = ("conv-43", "conv-44", "conv-47")
+"""The conversations reported as a held-out block and never tuned on."""
+
+
+def block_of(sample_id: str) -> str:
+    """``"tuning"``, ``"held-out"`` or ``"other"`` (a conversation outside both blocks)."""
+    return ("tuning" if sample_id in TUNING_BLOCK else
+            "held-out" if sample_id in HELD_OUT_BLOCK else "other")
 
 
 @dataclass(frozen=True)
@@ -44,13 +55,32 @@ class Question:
     answer: str
 
 
+@dataclass(frozen=True)
+class Session:
+    """One LoCoMo session as the messages of one conversation (``add_messages``).
+
+    Attributes:
+        conversation_id: ``"session_<n>"``.
+        number: n; date: the session's date (UTC), every message's timestamp.
+        messages: its turns: speaker, text with the image caption, ``message_id`` = the turn's
+            ``dia_id``, metadata ``{"dia_id", "session"}``.
+    """
+
+    conversation_id: str
+    number: int
+    date: datetime
+    messages: tuple[Message, ...]
+
+
 @dataclass
 class Conversation:
     """One LoCoMo conversation as records ready to store.
 
     Attributes:
         sample_id: LoCoMo's id (``conv-26``), also the namespace.
-        thoughts, edges: the records, in a fixed order.
+        thoughts, edges: the records, in a fixed order (observation mode: turns, session
+            notes, LoCoMo's observations).
+        sessions_messages: the sessions as conversation messages (turns mode).
         questions: the QA items that have evidence.
         last_date: the date of the last session (UTC).
         sessions: the highest session number (= the last ``created_cycle``).
@@ -60,6 +90,7 @@ class Conversation:
     sample_id: str
     thoughts: list[ThoughtRecord] = field(default_factory=list)
     edges: list[EdgeRecord] = field(default_factory=list)
+    sessions_messages: list[Session] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
     last_date: datetime | None = None
     sessions: int = 0
@@ -78,15 +109,6 @@ def parse_session_date(text: str) -> datetime:
         ValueError: on any other shape.
     """
     return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
-
-
-def clip(text: str, limit: int = 200) -> str:
-    """``text`` cut to at most ``limit`` characters at a word boundary (with an ellipsis)."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit - 1].rsplit(" ", 1)[0]
-    return cut + "…"
 
 
 def session_id(dia_id: str) -> str:
@@ -113,10 +135,21 @@ def _sessions(conv: dict) -> Iterator[tuple[int, datetime, list[dict]]]:
             yield number, parse_session_date(conv[f"{key}_date_time"]), turns
 
 
+def turn_text(turn: dict) -> str:
+    """A turn's text with its image caption (``"... [shares an image: <caption>]"``)."""
+    return turn["text"] + (f" [shares an image: {turn['blip_caption']}]"
+                           if turn.get("blip_caption") else "")
+
+
+def _turn_message(turn: dict, number: int, when: datetime) -> Message:
+    return Message(speaker=turn["speaker"], content=turn_text(turn), timestamp=when,
+                   message_id=turn["dia_id"],
+                   metadata={"dia_id": turn["dia_id"], "session": number})
+
+
 def _turn_thought(turn: dict, number: int, when: datetime) -> ThoughtRecord:
     line = f"{turn['speaker']}: {turn['text']}"
-    content = line + (f" [shares an image: {turn['blip_caption']}]" if turn.get("blip_caption")
-                      else "")
+    content = f"{turn['speaker']}: {turn_text(turn)}"
     return ThoughtRecord(
         thought_id=turn["dia_id"], thought_type=ThoughtType.NOTE, essence=clip(line),
         content=content, source="locomo", created_cycle=number, updated_cycle=number,
@@ -157,6 +190,9 @@ def load_conversation(sample: dict) -> Conversation:
             content=f"Conversation session {number} on {when:%d %B %Y %H:%M}", source="locomo",
             created_cycle=number, updated_cycle=number, valid_from=when,
             metadata={"kind": "session", "session": number}))
+        out.sessions_messages.append(Session(
+            conversation_id=f"session_{number}", number=number, date=when,
+            messages=tuple(_turn_message(turn, number, when) for turn in turns)))
         for turn in turns:
             out.thoughts.append(_turn_thought(turn, number, when))
             turn_ids.add(turn["dia_id"])

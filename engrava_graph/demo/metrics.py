@@ -47,3 +47,66 @@ def percentiles(values_ms: Sequence[float]) -> dict[str, float]:
     arr = np.asarray(values_ms, dtype=float)
     return {"p50": float(np.percentile(arr, 50)), "p95": float(np.percentile(arr, 95)),
             "mean": float(arr.mean())}
+
+
+def calibration(confidences: Sequence[float], correct: Sequence[bool],
+                bins: int = 10) -> dict[str, object]:
+    """Expected calibration error (Guo et al. 2017) over ``bins`` equal-width confidence bins.
+
+    Args:
+        confidences: per result, its confidence in [0, 1].
+        correct: per result, whether it is right (here: it stands for an evidence turn).
+        bins: number of bins over [0, 1] (the last one includes 1.0).
+
+    Returns:
+        ``{"ece": sum_b n_b / N * |accuracy_b - mean confidence_b|, "results": N, "bins":
+        [{"low", "high", "n", "confidence", "accuracy"}, ...]}`` (empty bins have n = 0 and
+        null means).
+    """
+    conf = np.clip(np.asarray(confidences, dtype=float), 0.0, 1.0)
+    hits = np.asarray(correct, dtype=float)
+    index = np.minimum((conf * bins).astype(int), bins - 1)
+    table, ece = [], 0.0
+    for b in range(bins):
+        members = index == b
+        n = int(members.sum())
+        mean_conf = float(conf[members].mean()) if n else None
+        accuracy = float(hits[members].mean()) if n else None
+        if n:
+            ece += n / len(conf) * abs(accuracy - mean_conf)  # type: ignore[operator]
+        table.append({"low": b / bins, "high": (b + 1) / bins, "n": n,
+                      "confidence": mean_conf, "accuracy": accuracy})
+    return {"ece": round(ece, 6), "results": int(len(conf)), "bins": table}
+
+
+def routing_accuracy(recall_by_pathway: Sequence[dict[str, float]],
+                     chosen: Sequence[str]) -> dict[str, object]:
+    """How often the router picks a pathway that gives the best recall.
+
+    Args:
+        recall_by_pathway: per question, ``{pathway: recall@10 when that pathway is forced}``.
+        chosen: per question, the pathway ``auto`` chose.
+
+    Returns:
+        ``{"questions", "differing"`` (questions whose pathways' recalls are not all equal),
+        ``"correct"`` (of those, auto chose a best one), ``"accuracy"`` (correct / differing,
+        0.0 when none differ), ``"best_counts"`` ({pathway: how often it is a best one where
+        they differ}), ``"chosen_counts"`` ({pathway: how often auto chose it})}``.
+    """
+    differing = correct = 0
+    best_counts: dict[str, int] = {}
+    chosen_counts: dict[str, int] = {}
+    for recalls, pick in zip(recall_by_pathway, chosen, strict=True):
+        chosen_counts[pick] = chosen_counts.get(pick, 0) + 1
+        top = max(recalls.values())
+        if min(recalls.values()) == top:
+            continue
+        differing += 1
+        best = {p for p, r in recalls.items() if r == top}
+        for p in best:
+            best_counts[p] = best_counts.get(p, 0) + 1
+        correct += pick in best
+    return {"questions": len(chosen), "differing": differing, "correct": correct,
+            "accuracy": round(correct / differing, 6) if differing else 0.0,
+            "best_counts": dict(sorted(best_counts.items())),
+            "chosen_counts": dict(sorted(chosen_counts.items()))}

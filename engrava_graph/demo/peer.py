@@ -1,7 +1,7 @@
 """The peer package ``engrava`` (``SqliteEngravaCore``) holding the same conversation, for the
 side-by-side figures of the demo and ``benchmarks/bench_locomo.py``.
 
-The peer gets the same thoughts and edges (as its own records), one SQLite file per
+The peer gets the same thoughts and edges as our store holds (as its own records), one SQLite file per
 conversation in a temporary directory, and the very vectors our store holds (through its public
 ``store_embedding``), so both index identical embeddings. Queries are embedded by the peer's own
 ``SentenceTransformerProvider``, pointed at the same bundled all-MiniLM-L6-v2 files as ours
@@ -14,12 +14,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from engrava_graph.demo.locomo import Conversation
 from engrava_graph.embeddings.sentence_transformer import bundled_model_path
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
@@ -66,16 +65,16 @@ class PeerStore:
     def __init__(self, core: Any) -> None:
         self.core = core
 
-    async def load(self, conversation: Conversation, vectors: Mapping[str, list[float]],
-                   model_name: str) -> None:
-        """Store the conversation's thoughts, their ``vectors`` (by thought id, recorded under
-        ``model_name``) and its edges, in one commit."""
+    async def load(self, thoughts: Sequence[ThoughtRecord], edges: Sequence[EdgeRecord],
+                   vectors: Mapping[str, list[float]], model_name: str) -> None:
+        """Store ``thoughts``, their ``vectors`` (by thought id, recorded under
+        ``model_name``) and ``edges``, in one commit."""
         async with self.core.suspend_auto_commit():
-            await self.core.bulk_store([_peer_thought(t) for t in conversation.thoughts])
+            await self.core.bulk_store([_peer_thought(t) for t in thoughts])
             for thought_id in sorted(vectors):
                 await self.core.store_embedding(thought_id, vectors[thought_id],
                                                 model_name=model_name)
-            for edge in conversation.edges:
+            for edge in edges:
                 await self.core.create_edge(_peer_edge(edge))
 
     async def search(self, query: str, top_k: int) -> list[str]:
@@ -85,10 +84,11 @@ class PeerStore:
 
 
 @asynccontextmanager
-async def open_peer(conversation: Conversation, vectors: Mapping[str, list[float]],
+async def open_peer(name: str, thoughts: Sequence[ThoughtRecord], edges: Sequence[EdgeRecord],
+                    vectors: Mapping[str, list[float]],
                     directory: str | Path | None = None) -> AsyncIterator[PeerStore]:
-    """A :class:`PeerStore` holding ``conversation`` and its ``vectors`` (thought id ->
-    384 floats) in a new SQLite file (deleted on exit).
+    """A :class:`PeerStore` holding ``thoughts``, ``edges`` and ``vectors`` (thought id ->
+    384 floats) in a new SQLite file ``<name>.db`` (deleted on exit).
 
     Raises:
         ModuleNotFoundError: ``engrava`` is not installed (check :func:`peer_available`).
@@ -100,7 +100,7 @@ async def open_peer(conversation: Conversation, vectors: Mapping[str, list[float
     from engrava.embeddings.sentence_transformer import SentenceTransformerProvider
 
     with tempfile.TemporaryDirectory(prefix="engrava-peer-", dir=directory) as tmp:
-        db = await aiosqlite.connect(str(Path(tmp) / f"{conversation.sample_id}.db"))
+        db = await aiosqlite.connect(str(Path(tmp) / f"{name}.db"))
         try:
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA journal_mode=WAL")
@@ -109,7 +109,7 @@ async def open_peer(conversation: Conversation, vectors: Mapping[str, list[float
             core = SqliteEngravaCore(db, embedding_provider=provider, auto_embed=False)
             await core.ensure_schema()
             store = PeerStore(core)
-            await store.load(conversation, vectors, provider.model_name)
+            await store.load(thoughts, edges, vectors, provider.model_name)
             yield store
         finally:
             await db.close()

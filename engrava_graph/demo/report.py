@@ -145,6 +145,46 @@ def _latency_plot(figures: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def routing_lines(figures: dict[str, Any]) -> list[str]:
+    """The routing accuracy and the calibration error of ``retrieve``, as lines of text."""
+    lines = []
+    routing = figures.get("routing")
+    if routing:
+        lines.append(
+            f"routing: auto picked a best pathway (by R@10) for {routing['correct']} of "
+            f"{routing['differing']} questions where the forced pathways differ "
+            f"(accuracy {routing['accuracy']:.3f}; {routing['questions']} questions); best "
+            f"counts {routing['best_counts']}; auto chose {routing['chosen_counts']}")
+    calibration = figures.get("calibration")
+    if calibration and calibration["results"]:
+        lines.append(f"calibration: expected calibration error of retrieve's confidence "
+                     f"{calibration['ece']:.3f} over {calibration['results']} results "
+                     f"(10 bins; right = the result stands for an evidence turn)")
+    return lines
+
+
+def reliability_plot(calibrations: dict[str, dict[str, Any]], path: Path) -> None:
+    """A reliability diagram: per confidence bin, the fraction of results that are right,
+    one line per entry of ``calibrations`` (label -> :func:`~engrava_graph.demo.metrics.
+    calibration` output); the diagonal is perfect calibration."""
+    fig, ax = plt.subplots(figsize=(5.2, 5))
+    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect calibration")
+    for label, calibration in calibrations.items():
+        bins = [b for b in calibration["bins"] if b["n"]]
+        ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], marker="o",
+                label=f"{label} (ECE {calibration['ece']:.3f}, n={calibration['results']})")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("confidence (mean of the bin)")
+    ax.set_ylabel("fraction of results that are evidence")
+    ax.set_title("retrieve: reliability of confidence (10 bins)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def write_report(directory: Path, figures: dict[str, Any]) -> ReportFiles:
     """Write the report files into ``directory`` (created; existing files replaced)."""
     directory.mkdir(parents=True, exist_ok=True)

@@ -15,9 +15,11 @@ from typing import Any
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
-#: Stored on nodes but not ThoughtRecord fields.
+#: Stored on nodes but not ThoughtRecord fields (the last five: conversation messages, see
+#: :mod:`engrava_graph.conversations`).
 _THOUGHT_EXTRA = frozenset({"namespace", "ns_token", "content_hash", "embedding", "metadata_json",
-                            "entities", "revision", "retired"})
+                            "entities", "revision", "retired", "conversation_id", "position",
+                            "speaker", "message_id", "role", "next_position"})
 _EDGE_EXTRA = frozenset({"namespace", "metadata_json"})
 
 

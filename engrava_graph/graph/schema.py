@@ -14,13 +14,14 @@ from engrava_graph.model.enums import EdgeType, NodeLabel
 from engrava_graph.model.errors import EmbeddingDimensionMismatchError, SchemaVersionError
 
 #: Bump when a migration changes the graph's shape.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 VECTOR_INDEX = "thought_embedding"
 
 _NODE_SCHEMA = [cypher(f"schema/{name}") for name in (
     "thought_key", "entity_key", "tag_key", "namespace_key", "dream_run_key",
     "thought_lifecycle_index", "thought_cycle_index", "thought_created_index",
-    "thought_hash_index", "thought_valid_from_index", "thought_fulltext",
+    "thought_hash_index", "thought_valid_from_index", "thought_conversation_index",
+    "thought_fulltext",
 )]
 _NAMESPACE_INDEXES = [cypher("schema/namespace_index", label=label) for label in NodeLabel]
 _EDGE_SCHEMA = [cypher(f"schema/{name}", rel_type=t)

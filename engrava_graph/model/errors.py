@@ -87,6 +87,21 @@ class DuplicateThoughtError(EngravaGraphError):
         self.thought_id = thought_id
 
 
+class MessageConflictError(EngravaGraphError):
+    """A conversation already holds a message with this id and other content (or speaker):
+    ``add_messages`` never overwrites a stored message."""
+
+    def __init__(self, *, conversation_id: str, message_id: str, position: int | None) -> None:
+        where = "" if position is None else f" at position {position}"
+        super().__init__(
+            f"conversation {conversation_id!r} already has message {message_id!r}{where} with "
+            f"other content; re-send it unchanged, or give the new message another message_id"
+        )
+        self.conversation_id = conversation_id
+        self.message_id = message_id
+        self.position = position
+
+
 class DuplicateEdgeError(EngravaGraphError):
     """At most one edge per (from_thought_id, to_thought_id, edge_type), and edge ids are unique."""
 

@@ -58,7 +58,7 @@ def _nonblank(value: str, field: str) -> str:
     return value
 
 
-def _checked_metadata(value: Any) -> Any:
+def checked_metadata(value: Any) -> Any:
     """Validate metadata before pydantic's union checks, for one clear message."""
     if value is None:
         return {}
@@ -145,7 +145,7 @@ class ThoughtRecord(BoundedModel):
     @field_validator("metadata", mode="before")
     @classmethod
     def _check_metadata(cls, value: Any) -> Any:
-        return _checked_metadata(value)
+        return checked_metadata(value)
 
     @field_validator("tags")
     @classmethod
@@ -256,7 +256,7 @@ class EdgeRecord(BoundedModel):
     @field_validator("metadata", mode="before")
     @classmethod
     def _check_metadata(cls, value: Any) -> Any:
-        return _checked_metadata(value)
+        return checked_metadata(value)
 
     @model_validator(mode="after")
     def _check_shape(self) -> Self:

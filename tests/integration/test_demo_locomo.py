@@ -136,3 +136,26 @@ async def test_a_changed_entry_replaces_the_stored_copy(base, tiny_dataset, tmp_
     assert result["ingest"][0]["status"] == IngestStatus.REPLACED
     conversation = store.for_namespace(f"{prefix}conv-26")
     assert await conversation.count_thoughts() == result["ingest"][0]["thoughts"]
+
+
+async def test_turns_mode_stores_each_turn_once_as_a_conversation_message(base, tiny_dataset):
+    from engrava_graph.demo.evaluate import evidence_map
+    from engrava_graph.demo.ingest import IngestMode, ingest_conversation
+    from engrava_graph.demo.locomo import load_dataset
+
+    store, prefix = base
+    [conversation] = load_dataset(tiny_dataset)
+    namespace = store.for_namespace(f"{prefix}conv-26")
+    result = await ingest_conversation(namespace, conversation, mode=IngestMode.TURNS)
+    turns = [m for s in conversation.sessions_messages for m in s.messages]
+    assert result.status == IngestStatus.INGESTED
+    assert (result.thoughts, result.edges) == (len(turns) + SESSIONS, len(turns))
+    assert await namespace.count_thoughts(thought_type="OBSERVATION") == len(turns)
+    evidence = await evidence_map(namespace, conversation)
+    assert sorted(d for ev in evidence.turns.values() for d in ev) == sorted(
+        m.message_id for m in turns)
+    assert {s for ss in evidence.sessions.values() for s in ss} == {"S1", "S2"}
+    again = await ingest_conversation(namespace, conversation, mode=IngestMode.TURNS)
+    assert again.status == IngestStatus.REUSED
+    replaced = await ingest_conversation(namespace, conversation, mode=IngestMode.OBSERVATIONS)
+    assert replaced.status == IngestStatus.REPLACED  # another mode is another stored copy

@@ -104,3 +104,26 @@ def test_tables_have_one_row_per_category_and_system():
     assert latency_table(figures)[1][0][:2] == ["retrieve", "30.0"]
     assert markdown_table(["a", "b"], [["1", "2"]]).splitlines() == ["| a | b |", "|---|---|",
                                                                       "| 1 | 2 |"]
+
+
+def test_calibration_error_weights_each_bin_by_its_results():
+    from engrava_graph.demo.metrics import calibration
+
+    result = calibration([0.95, 0.95, 0.15, 0.15], [True, False, False, False])
+    # bin 9: confidence 0.95, accuracy 0.5; bin 1: confidence 0.15, accuracy 0.0
+    assert result["ece"] == pytest.approx(0.5 * 0.45 + 0.5 * 0.15)
+    assert [b["n"] for b in result["bins"]] == [0, 2, 0, 0, 0, 0, 0, 0, 0, 2]
+    assert calibration([1.0], [True])["ece"] == 0.0  # 1.0 falls in the last bin
+    assert calibration([], [])["ece"] == 0.0
+
+
+def test_routing_accuracy_counts_only_questions_where_pathways_differ():
+    from engrava_graph.demo.metrics import routing_accuracy
+
+    result = routing_accuracy(
+        [{"exact": 1.0, "energy": 0.5, "attention": 1.0},
+         {"exact": 0.5, "energy": 0.5, "attention": 0.5},
+         {"exact": 0.0, "energy": 1.0, "attention": 0.0}],
+        ["attention", "exact", "exact"])
+    assert (result["differing"], result["correct"], result["accuracy"]) == (2, 1, 0.5)
+    assert result["best_counts"] == {"attention": 1, "energy": 1, "exact": 1}

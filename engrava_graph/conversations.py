@@ -1,0 +1,427 @@
+"""Conversation ingest: ``add_messages(conversation_id, messages)`` (issue 13, spec 003 "MESSAGE_OF").
+
+The graph as built (the shared data model of conversation messages):
+
+- each message -> one ``(:Thought:Observation)`` with the properties ``conversation_id``
+  (STRING), ``position`` (INTEGER, 0-based order within the conversation), ``speaker`` (the
+  speaker, else the role), ``role`` (when given), ``message_id`` (the caller's, else
+  ``#<position>-<first 16 hex of the content hash>``) and ``valid_from`` = the message's
+  timestamp; essence = "Speaker: text" clipped to 200 characters at a word boundary, content =
+  the full "Speaker: text"; the message's metadata as the thought's metadata;
+- one ``(:Thought:Note {conversation_id, next_position})`` per conversation (``position`` null;
+  ``next_position`` = the position the next message gets), and
+  ``(message)-[:MESSAGE_OF {edge_id: "MESSAGE_OF:<message thought id>"}]->(conversation)``;
+- the range index ``thought_conversation`` on (namespace, conversation_id, position) finds a
+  conversation's messages at positions p-w..p+w without NEXT edges.
+
+Ids are deterministic: a message thought's id is the UUID5 of (namespace, conversation_id,
+message_id), the conversation thought's the UUID5 of (namespace, conversation_id). Re-sending
+is idempotent: a message whose id is stored creates nothing (with other content it is a
+:class:`~engrava_graph.model.errors.MessageConflictError`); without message ids, a batch whose
+leading messages repeat the conversation's last stored ones (same speaker and text, in order)
+is taken as a re-send of them, and only the rest is stored, after the last stored position
+(give message ids to store a repeated text as a new message). One call is one transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self
+
+from neo4j.exceptions import ConstraintError
+from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engrava_graph.graph.executor import run_in
+from engrava_graph.graph.mapping import record_properties
+from engrava_graph.graph.registry import cypher
+from engrava_graph.model.bounds import BoundedModel
+from engrava_graph.model.enums import EdgeType, ThoughtType
+from engrava_graph.model.errors import (
+    MessageConflictError,
+    StaleDataError,
+    ValidationFailedError,
+)
+from engrava_graph.model.metadata import MetadataValue
+from engrava_graph.model.records import (
+    EdgeRecord,
+    ThoughtRecord,
+    checked_metadata,
+    content_hash,
+)
+from engrava_graph.model.temporal import UtcDateTime
+
+if TYPE_CHECKING:
+    from engrava_graph.core import Neo4jEngravaCore
+
+Q = {name: cypher(name) for name in (
+    "conversations/state", "conversations/lock", "conversations/advance", "thoughts/create",
+    "edges/bulk_create",
+)}
+MAX_MESSAGES = 10_000
+"""Most messages one ``add_messages`` call takes (one transaction)."""
+_BATCH = 500  # rows per UNWIND statement
+_ATTEMPTS = 3  # placements tried when concurrent calls move the same conversation
+_ID_NAMESPACE = uuid.UUID("5d0c6f7e-3b8a-5c4e-9f1d-2a6b7c8d9e0f")  # fixed: ids stay stable
+ESSENCE_CHARS = 200
+
+
+def clip(text: str, limit: int = ESSENCE_CHARS) -> str:
+    """``text`` with runs of whitespace collapsed, cut to at most ``limit`` characters at a word
+    boundary (ending in an ellipsis when cut)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return text[:limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+class Message(BoundedModel):
+    """One message of a conversation, as ``add_messages`` takes it.
+
+    Attributes:
+        content: the text (1-1,000,000 characters, not blank).
+        speaker: who said it ("Caroline"); 1-256 characters.
+        role: the chat role ("user", "assistant"); stands for the speaker when there is none.
+        timestamp: when it was said (aware, or naive = UTC); the thought's ``valid_from``.
+        metadata: caller attributes (scalar leaves), stored as the thought's metadata.
+        message_id: the caller's id, unique within the conversation (1-256 characters).
+
+    Raises:
+        pydantic.ValidationError: neither speaker nor role, a blank field, unknown fields, bad
+            metadata.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    content: str = Field(min_length=1, max_length=1_000_000)
+    speaker: str | None = Field(default=None, min_length=1, max_length=256)
+    role: str | None = Field(default=None, min_length=1, max_length=64)
+    timestamp: UtcDateTime = None
+    metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+    message_id: str | None = Field(default=None, min_length=1, max_length=256)
+
+    @field_validator("content", "speaker", "role", "message_id")
+    @classmethod
+    def _not_blank(cls, value: str | None, info: Any) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError(f"{info.field_name} must not be empty or whitespace")
+        return value
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _check_metadata(cls, value: Any) -> Any:
+        return checked_metadata(value)
+
+    @model_validator(mode="after")
+    def _needs_a_voice(self) -> Self:
+        if self.speaker is None and self.role is None:
+            raise ValueError("a message needs a speaker or a role")
+        return self
+
+    @property
+    def voice(self) -> str:
+        """The speaker, else the role."""
+        return self.speaker or self.role or ""
+
+    @property
+    def text(self) -> str:
+        """What is stored as the thought's content: ``"Speaker: text"``."""
+        return f"{self.voice}: {self.content}"
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    """One message as stored, in the order it was given.
+
+    Attributes:
+        thought: the message's thought (OBSERVATION).
+        conversation_id, position, speaker, message_id: its place in the conversation.
+        created: False when it was already stored (a re-send).
+    """
+
+    thought: ThoughtRecord
+    conversation_id: str
+    position: int
+    speaker: str
+    message_id: str
+    created: bool
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    """A stored message found by ``conversations/state`` (``position``, ids, content hash)."""
+
+    thought_id: str
+    position: int
+    message_id: str
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one message of a batch goes: an existing position (a re-send) or a new one.
+
+    Attributes:
+        position: its position in the conversation.
+        message_id: the given or generated message id.
+        existing: the stored thought's id for a re-send (``"(batch)"`` when it repeats an
+            earlier message of the same batch), else None.
+    """
+
+    position: int
+    message_id: str
+    existing: str | None
+
+
+def conversation_thought_id(namespace: str, conversation_id: str) -> str:
+    """The deterministic id of a conversation's NOTE thought (a UUID5 string)."""
+    return str(uuid.uuid5(_ID_NAMESPACE, f"conversation\n{namespace}\n{conversation_id}"))
+
+
+def message_thought_id(namespace: str, conversation_id: str, message_id: str) -> str:
+    """The deterministic id of a message's thought (a UUID5 string)."""
+    return str(uuid.uuid5(_ID_NAMESPACE, f"message\n{namespace}\n{conversation_id}\n{message_id}"))
+
+
+def generated_message_id(position: int, hash_hex: str) -> str:
+    """The message id of a message given without one: ``#<position>-<16 hex of its hash>``."""
+    return f"#{position}-{hash_hex[:16]}"
+
+
+def validate_messages(conversation_id: object,
+                      messages: Sequence[Message | Mapping[str, Any]]) -> list[Message]:
+    """Check the arguments of ``add_messages``.
+
+    Returns:
+        The messages as :class:`Message` objects, in order.
+
+    Raises:
+        ValidationFailedError: a blank or over-long (256) conversation id, more than
+            :data:`MAX_MESSAGES` messages, or an invalid message (its index in ``loc``).
+    """
+    if not isinstance(conversation_id, str) or not 1 <= len(conversation_id) <= 256 or (
+            not conversation_id.strip()):
+        raise ValidationFailedError(
+            "conversation_id must be a non-blank string of 1-256 characters",
+            errors=[{"loc": ("conversation_id",), "msg": "invalid conversation id",
+                     "type": "value_error"}])
+    if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Sequence):
+        raise ValidationFailedError("messages must be a list of messages")
+    if len(messages) > MAX_MESSAGES:
+        raise ValidationFailedError(
+            f"at most {MAX_MESSAGES} messages per call, got {len(messages)}; send them in parts")
+    parsed: list[Message] = []
+    for index, item in enumerate(messages):
+        try:
+            parsed.append(item if isinstance(item, Message) else Message.model_validate(item))
+        except ValidationError as exc:
+            errors = [{**e, "loc": ("messages", index, *e["loc"])}
+                      for e in exc.errors(include_url=False)]
+            raise ValidationFailedError(f"messages[{index}]: {exc}", errors=errors) from exc
+    return parsed
+
+
+def place(conversation_id: str, messages: Sequence[Message], stored: Sequence[StoredRow],
+          next_position: int) -> list[Placement]:
+    """Decide, without I/O, which messages are re-sends and which positions the new ones get.
+
+    A message with an id is a re-send when the conversation holds that id. Otherwise the batch
+    is aligned with the stored tail: the smallest position p >= next_position - len(batch) at
+    which batch[i] matches the stored message at p + i for every stored p + i (same id when
+    one is given, else the same content hash) makes those its re-sends. New messages get
+    next_position, next_position + 1, ... in batch order.
+
+    Args:
+        messages: the batch.
+        stored: the stored messages sharing an id or content hash with the batch.
+        next_position: the position the conversation's next message gets.
+
+    Raises:
+        MessageConflictError: a message id stored (or repeated in the batch) with other content.
+    """
+    hashes = [content_hash(m.text) for m in messages]
+    by_id = {row.message_id: row for row in stored}
+    by_position = {row.position: row for row in stored}
+
+    def matches(i: int, row: StoredRow | None) -> bool:
+        if row is None:
+            return False
+        given = messages[i].message_id
+        return row.message_id == given if given is not None else row.content_hash == hashes[i]
+
+    start = next_position
+    for p in range(max(0, next_position - len(messages)), next_position):
+        if all(matches(i, by_position.get(p + i)) for i in range(next_position - p)):
+            start = p
+            break
+    placements: list[Placement] = []
+    batch_ids: dict[str, tuple[str, Placement]] = {}
+    position = next_position
+    for i, message in enumerate(messages):
+        given = message.message_id
+        row = by_position.get(start + i) if start + i < next_position else None
+        if row is None and given is not None:
+            row = by_id.get(given)
+        if given is not None and given in batch_ids:
+            earlier_hash, earlier = batch_ids[given]
+            if earlier_hash != hashes[i]:
+                raise MessageConflictError(conversation_id=conversation_id, message_id=given,
+                                           position=earlier.position)
+            placements.append(Placement(earlier.position, given, earlier.existing or "(batch)"))
+            continue
+        if row is not None:
+            if row.content_hash != hashes[i]:
+                raise MessageConflictError(conversation_id=conversation_id,
+                                           message_id=row.message_id, position=row.position)
+            placement = Placement(row.position, row.message_id, row.thought_id)
+        else:
+            placement = Placement(position, given or generated_message_id(position, hashes[i]),
+                                  None)
+            position += 1
+        placements.append(placement)
+        if given is not None:
+            batch_ids[given] = (hashes[i], placement)
+    return placements
+
+
+class _Moved(Exception):
+    """Under the lock, the batch needs a vector that was not computed before (another call
+    changed the conversation in between): place and embed again."""
+
+
+async def _state(run: Any, namespace: str, conversation_id: str, conversation_tid: str,
+                 messages: list[Message]) -> tuple[bool, list[StoredRow], int]:
+    """``(conversation thought exists, stored rows matching the batch, next position)``."""
+    state = (await run(Q["conversations/state"], namespace=namespace,
+                       conversation_id=conversation_id, conversation_thought_id=conversation_tid,
+                       message_ids=[m.message_id for m in messages if m.message_id is not None],
+                       content_hashes=[content_hash(m.text) for m in messages]))[0]
+    return (bool(state["exists"]), [StoredRow(**row) for row in state["matches"]],
+            int(state["next_position"]))
+
+
+async def add_messages(store: Neo4jEngravaCore, conversation_id: str,
+                       messages: Sequence[Message | Mapping[str, Any]], *,
+                       source: str = "conversation") -> list[StoredMessage]:
+    """Store a conversation's messages (see the module docstring for the graph it builds).
+
+    The batch is placed once to find the new messages, which are embedded in one batched
+    provider call (on a worker thread) before anything is written; then, in one transaction
+    that holds the conversation thought's lock, it is placed again against what is committed
+    and written with entities extracted as ``bulk_store`` does: the conversation thought,
+    the messages, their MESSAGE_OF edges and the namespace registration, all or nothing.
+    Concurrent calls on one conversation therefore get distinct positions.
+
+    Args:
+        store: the namespace's store.
+        conversation_id: the conversation (1-256 characters), e.g. ``"session_3"``.
+        messages: :class:`Message` objects or mappings of their fields, in conversation order.
+        source: the thoughts' ``source``.
+
+    Returns:
+        One :class:`StoredMessage` per message, in input order (re-sends with
+        ``created=False``).
+
+    Raises:
+        ValidationFailedError: bad arguments (see :func:`validate_messages`).
+        MessageConflictError: a stored message id comes with other content.
+        StaleDataError: concurrent calls kept changing the conversation (3 tries).
+        EmbeddingError: the provider failed (nothing is written).
+    """
+    parsed = validate_messages(conversation_id, messages)
+    if not parsed:
+        return []
+    namespace = store.namespace
+    conversation_tid = conversation_thought_id(namespace, conversation_id)
+    vectors: dict[str, list[float] | None] = {}
+    for _ in range(_ATTEMPTS):
+        exists, stored, next_position = await _state(
+            store.executor.read, namespace, conversation_id, conversation_tid, parsed)
+        placements = place(conversation_id, parsed, stored, next_position)
+        texts = sorted({m.text for m, p in zip(parsed, placements, strict=True)
+                        if p.existing is None} - set(vectors))
+        if texts:
+            records = [ThoughtRecord(thought_type=ThoughtType.OBSERVATION, essence=clip(t),
+                                     content=t, source=source) for t in texts]
+            vectors.update(zip(texts, await store._vectors_for(records, None), strict=True))
+        try:
+            return await _write(store, conversation_id, conversation_tid, parsed, vectors,
+                                None if exists else source, source)
+        except (_Moved, ConstraintError):
+            continue
+    raise StaleDataError(conversation_tid)
+
+
+async def _write(store: Neo4jEngravaCore, conversation_id: str, conversation_tid: str,
+                 messages: list[Message], vectors: Mapping[str, list[float] | None],
+                 create_note: str | None, source: str) -> list[StoredMessage]:
+    """One transaction: lock the conversation, place the batch, write what is new."""
+    namespace = store.namespace
+    now = store._clock()
+    note_rows = []
+    if create_note is not None:
+        first = next((m.timestamp for m in messages if m.timestamp is not None), None)
+        note = store._stamp(ThoughtRecord(
+            thought_id=conversation_tid, thought_type=ThoughtType.NOTE,
+            essence=clip(f"Conversation {conversation_id}"),
+            content=f"Conversation {conversation_id}", source=source, valid_from=first),
+            now, None)
+        note_row = store._row(note, None)
+        note_row["entities"] = []
+        note_row["props"].update(conversation_id=conversation_id, next_position=0)
+        note_rows.append(note_row)
+
+    async def work(tx: Any) -> tuple[list[Placement], list[ThoughtRecord]]:
+        await store._register_in(tx)
+        if note_rows:
+            await run_in(tx, Q["thoughts/create"], namespace=namespace,
+                         ns_token=store._ns_token, rows=note_rows)
+        await run_in(tx, Q["conversations/lock"], namespace=namespace,
+                     thought_id=conversation_tid, now=now)
+        _, stored, next_position = await _state(
+            lambda stmt, **params: run_in(tx, stmt, **params), namespace, conversation_id,
+            conversation_tid, messages)
+        placements = place(conversation_id, messages, stored, next_position)
+        new = [(m, p) for m, p in zip(messages, placements, strict=True) if p.existing is None]
+        if any(m.text not in vectors for m, _ in new):
+            raise _Moved
+        records = [store._stamp(ThoughtRecord(
+            thought_id=message_thought_id(namespace, conversation_id, p.message_id),
+            thought_type=ThoughtType.OBSERVATION, essence=clip(m.text), content=m.text,
+            source=source, valid_from=m.timestamp, metadata=m.metadata), now, None)
+            for m, p in new]
+        rows = []
+        for record, (message, placement) in zip(records, new, strict=True):
+            row = store._row(record, vectors[message.text])
+            row["props"].update({k: v for k, v in {
+                "conversation_id": conversation_id, "position": placement.position,
+                "speaker": message.voice, "role": message.role,
+                "message_id": placement.message_id}.items() if v is not None})
+            rows.append(row)
+        edges = [{"edge_type": EdgeType.MESSAGE_OF.value, "props": record_properties(EdgeRecord(
+            edge_id=f"MESSAGE_OF:{r.thought_id}", from_thought_id=r.thought_id,
+            to_thought_id=conversation_tid, edge_type=EdgeType.MESSAGE_OF, created_at=now))}
+            for r in records]
+        for start in range(0, len(rows), _BATCH):
+            await run_in(tx, Q["thoughts/create"], namespace=namespace,
+                         ns_token=store._ns_token, rows=rows[start:start + _BATCH])
+            await run_in(tx, Q["edges/bulk_create"], namespace=namespace,
+                         rows=edges[start:start + _BATCH])
+        if records:
+            await run_in(tx, Q["conversations/advance"], namespace=namespace,
+                         thought_id=conversation_tid, next_position=next_position + len(records))
+        return placements, records
+
+    placements, records = await store.executor.transaction(work)
+    created = {r.thought_id: r for r in records}
+    tids = [message_thought_id(namespace, conversation_id, p.message_id) for p in placements]
+    existing_ids = sorted(set(tids) - set(created))
+    fetched = await store.get_thoughts(existing_ids) if existing_ids else {}
+    out = []
+    for message, placement, tid in zip(messages, placements, tids, strict=True):
+        out.append(StoredMessage(
+            thought=created.get(tid) or fetched[tid], conversation_id=conversation_id,
+            position=placement.position, speaker=message.voice, message_id=placement.message_id,
+            created=placement.existing is None))
+    return out
