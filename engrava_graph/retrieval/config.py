@@ -54,8 +54,9 @@ class RetrievalConfig(BoundedModel):
     Attributes:
         profiles: Phase 3 settings per pathway.
         vector_share: similarity = vector_share * cosine + (1 - vector_share) * keyword score
-            (min-max normalised BM25) (Phase 3/7); 0.65 measured best on LoCoMo (0.75 and
-            a calibrated cosine both lost recall).
+            (min-max normalised BM25) (Phase 3/7); 0.6 measured best on LoCoMo's tuning
+            conversations together with the spreading gains (0.65-0.8 and a min-max cosine
+            lost recall or session hits).
         spread_depth: default Phase 4 depth: 0 turns spreading off; otherwise spreading runs
             one composed step from the seeds, following typed edges up to this many links.
         hop_factor: activation multiplier per spreading link (the spec's 0.5, Collins &
@@ -72,7 +73,8 @@ class RetrievalConfig(BoundedModel):
             conversation whose valid_from lie within ``temporal_window_seconds``).
         temporal_window_seconds: "same time window" for temporal proximity.
         spread_gain, session_gain: how much received and session activation add to the
-            relevance signal of Phase 7.
+            relevance signal of Phase 7 (0.5 and 0.1: best R@10 + session hit@1 on LoCoMo's
+            tuning conversations, one memory per turn; 0.4-0.6 and 0.05-0.15 are within 0.005).
         session_saturation: summed activation at which a conversation's session activation
             reaches 1.
         outside_range_factor: composite multiplier of a memory outside the query's named time
@@ -82,13 +84,15 @@ class RetrievalConfig(BoundedModel):
         causal_max_paths: paths kept per seed and direction.
         causal_hop_factor: causal relevance multiplier per extra link on a chain.
         duplicate_threshold: Phase 8 near-duplicate cosine (the spec's 0.95).
+        reflection_cap, reflection_window: at most this many REFLECTIONs among the first
+            ``reflection_window`` results (Phase 8; the peer's ``reflection_topk_cap``).
         calibration: Phase 9's map from scores to confidence.
     """
 
     model_config = _FROZEN
 
     profiles: dict[Pathway, PathwayProfile] = Field(default_factory=default_profiles)
-    vector_share: float = Field(default=0.65, ge=0.0, le=1.0)
+    vector_share: float = Field(default=0.6, ge=0.0, le=1.0)
     spread_depth: int = Field(default=2, ge=0, le=3)
     hop_factor: float = Field(default=0.5, gt=0.0, le=1.0)
     per_node: int = Field(default=6, ge=1, le=100)
@@ -99,7 +103,7 @@ class RetrievalConfig(BoundedModel):
     max_entity_fanout: PositiveCount = 200
     temporal_link_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     temporal_window_seconds: Count = 3600
-    spread_gain: float = Field(default=0.3, ge=0.0, le=1.0)
+    spread_gain: float = Field(default=0.5, ge=0.0, le=1.0)
     session_gain: float = Field(default=0.1, ge=0.0, le=1.0)
     session_saturation: float = Field(default=3.0, gt=0.0)
     outside_range_factor: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -108,6 +112,8 @@ class RetrievalConfig(BoundedModel):
     causal_max_paths: int = Field(default=25, ge=1, le=500)
     causal_hop_factor: float = Field(default=0.85, gt=0.0, le=1.0)
     duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
+    reflection_cap: int = Field(default=1, ge=0, le=100)
+    reflection_window: int = Field(default=5, ge=1, le=100)
     calibration: Calibration = Field(default_factory=Calibration)
 
     def causal_depth_for(self, causal_weight: float | None) -> int:

@@ -193,7 +193,8 @@ class RetrievalCycle:
             ranked = phases.rank(run.candidates, run.weights, config=config,
                                  has_vector=has_vector)
         with run.phase("filter"):
-            distinct = phases.collapse_duplicates(ranked)
+            distinct = phases.cap_reflections(phases.collapse_duplicates(ranked),
+                                              config.reflection_cap, config.reflection_window)
         with run.phase("score"):
             phases.score(distinct, config)
             kept = phases.min_confidence(distinct, request.min_confidence)

@@ -408,6 +408,27 @@ def min_confidence(candidates: Sequence[Candidate], threshold: float) -> list[Ca
     return survivors
 
 
+def cap_reflections(ranked: Sequence[Candidate], cap: int, window: int) -> list[Candidate]:
+    """Phase 8, reflections inform, not crowd: at most ``cap`` REFLECTIONs among the first
+    ``window`` results (as the peer's ``reflection_topk_cap``); a reflection over the cap moves
+    down to just after the window, keeping its order among the moved ones."""
+    head: list[Candidate] = []
+    moved: list[Candidate] = []
+    rest: list[Candidate] = []
+    reflections = 0
+    for c in ranked:
+        if len(head) >= window:
+            rest.append(c)
+            continue
+        if c.fields is not None and c.fields.thought_type == "REFLECTION":
+            if reflections >= cap:
+                moved.append(c)
+                continue
+            reflections += 1
+        head.append(c)
+    return head + moved + rest
+
+
 # --------------------------------------------------------------------------- Phase 9: score
 def score(ranked: Sequence[Candidate], config: RetrievalConfig) -> None:
     """Phase 9: each candidate's confidence, the calibrated probability that it answers the

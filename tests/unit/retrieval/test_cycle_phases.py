@@ -80,3 +80,20 @@ def test_confidence_never_rises_down_the_ranking() -> None:
     phases.score(ranked, RetrievalConfig())
     confidences = [c.confidence for c in ranked]
     assert confidences == sorted(confidences, reverse=True)
+
+
+def _typed(tid: str, thought_type: str) -> Candidate:
+    return Candidate(tid, fields=MemoryFields(
+        thought_id=tid, essence=tid, thought_type=thought_type, metadata={}, priority="P3",
+        confidence=None, pinned=False, access_count=0, created_at=None, updated_at=None,
+        updated_cycle=0, last_accessed_at=None, valid_from=None, conversation_id=None,
+        position=None))
+
+
+def test_at_most_one_reflection_in_the_top_five() -> None:
+    kinds = ["REFLECTION", "REFLECTION", "OBSERVATION", "REFLECTION", "OBSERVATION",
+             "OBSERVATION", "OBSERVATION", "OBSERVATION"]
+    ranked = [_typed(f"c{i}", k) for i, k in enumerate(kinds)]
+    out = [c.thought_id for c in phases.cap_reflections(ranked, cap=1, window=5)]
+    assert out == ["c0", "c2", "c4", "c5", "c6", "c1", "c3", "c7"]
+    assert sum(c.startswith("c") and kinds[int(c[1:])] == "REFLECTION" for c in out[:5]) == 1
