@@ -13,11 +13,12 @@
 //     more than $max_fanout mentions only reinforces memories already in $activated, so a hub
 //     costs no expansion;
 //   TEMPORAL: for memories outside a conversation, valid_from within $window_seconds.
-// Each seed keeps its $per_node best links, by weight x cosine to the query.
-// params: $namespace, $vector (LIST<FLOAT> or null), $edge_depth (1..3), $window, $per_node,
+// Each seed keeps its $per_node strongest links (the cosine to the query is computed afterwards,
+// for the kept ones only: reading every neighbour's embedding cost more than it ranked).
+// params: $namespace, $edge_depth (1..3), $window, $per_node,
 //         $neighbour_weight, $neighbour_decay, $entity_weight, $max_fanout, $activated,
 //         $window_seconds, $temporal_weight, and the search/_retrievable params
-// yields: t (node), via (STRING), weight (FLOAT), similarity (FLOAT cosine in [0, 1] or null)
+// yields: t (node), via (STRING), weight (FLOAT)
 CALL (s) {
   MATCH p = (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*1..3]-(t:Thought)
   WHERE length(p) <= $edge_depth AND t <> s
@@ -53,7 +54,7 @@ CALL (s) {
 }
 WITH t, via, max(weight) AS weight
 WHERE {{> search/_retrievable}} AND NOT (t.conversation_id IS NOT NULL AND t.position IS NULL)
-WITH t, via, weight, {{> retrieval/_cosine}} AS similarity
-ORDER BY weight * coalesce(similarity, 1.0) DESC, t.thought_id
+WITH t, via, weight
+ORDER BY weight DESC, t.thought_id
 LIMIT $per_node
-RETURN t, via, weight, similarity
+RETURN t, via, weight

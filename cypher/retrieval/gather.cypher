@@ -23,13 +23,13 @@ CALL () {
 WITH t, collect(CASE WHEN from_id IS NOT NULL
                      THEN {from_id: from_id, via: via, weight: weight} END) AS arrivals
 WHERE {{> search/_retrievable}}
-WITH collect({t: t, arrivals: arrivals}) AS rows
+WITH collect({t: t, id: t.thought_id, arrivals: arrivals, embedding: t.embedding}) AS rows
 UNWIND rows AS row
-WITH row.t AS t, row.arrivals AS arrivals, rows
+WITH row.t AS t, row, rows
 RETURN {{> retrieval/_candidate_fields}} AS fields,
        {{> retrieval/_cosine}} AS similarity,
-       arrivals,
-       [other IN rows WHERE other.t <> t AND t.embedding IS NOT NULL
-          AND other.t.embedding IS NOT NULL
-          AND 2.0 * vector.similarity.cosine(t.embedding, other.t.embedding) - 1.0
-              > $duplicate_threshold | other.t.thought_id] AS duplicates
+       row.arrivals AS arrivals,
+       CASE WHEN row.embedding IS NULL THEN []
+            ELSE [other IN rows WHERE other.id <> row.id AND other.embedding IS NOT NULL
+                    AND vector.similarity.cosine(row.embedding, other.embedding)
+                        > (1.0 + $duplicate_threshold) / 2.0 | other.id] END AS duplicates

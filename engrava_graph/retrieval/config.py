@@ -100,7 +100,7 @@ class RetrievalConfig(BoundedModel):
     neighbour_weight: float = Field(default=1.0, ge=0.0, le=1.0)
     neighbour_decay: float = Field(default=0.5, ge=0.0, le=1.0)
     entity_weight: float = Field(default=0.6, ge=0.0, le=1.0)
-    max_entity_fanout: PositiveCount = 200
+    max_entity_fanout: PositiveCount = 50
     temporal_link_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     temporal_window_seconds: Count = 3600
     spread_gain: float = Field(default=0.5, ge=0.0, le=1.0)
