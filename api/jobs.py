@@ -16,9 +16,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
-from api.schemas import DreamJob, JobStatus
 from engrava_graph.dreaming.consolidate import DreamResult
 from engrava_graph.model.errors import EngravaGraphError
+from engrava_graph.wire import DreamJob, JobStatus
 
 log = logging.getLogger("api.jobs")
 
@@ -31,7 +31,7 @@ def _now() -> datetime:
 
 
 def dream_counts(result: DreamResult) -> dict[str, int]:
-    """The counts of a pass (see :class:`~api.schemas.DreamJob`)."""
+    """The counts of a pass (see :class:`~engrava_graph.wire.DreamJob`)."""
     return {
         "candidates_evaluated": result.candidates_evaluated,
         "clusters_found": result.clusters_found,

@@ -37,8 +37,8 @@ from rich.progress import Progress
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
+from engrava_graph.cli.demo import resolve_dataset
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.demo.cli import resolve_dataset
 from engrava_graph.demo.ingest import IngestMode
 from engrava_graph.demo.pipeline import DemoOptions, run_demo
 from engrava_graph.demo.report import (

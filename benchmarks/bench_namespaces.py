@@ -74,7 +74,7 @@ from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
 from engrava_graph.graph.connection import resolve_connection  # noqa: E402
 from engrava_graph.graph.registry import cypher  # noqa: E402
-from engrava_graph.retrieval.fusion import SearchConfig  # noqa: E402
+from engrava_graph.search.fusion import SearchConfig  # noqa: E402
 
 console = Console(width=max(Console().width, 130))
 PEER_MODEL = "all-MiniLM-L6-v2"

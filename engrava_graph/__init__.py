@@ -4,10 +4,10 @@
 ``SqliteEngravaCore``); ``retrieve``/``explain`` run the 000 cognitive retrieval cycle over it.
 """
 
-from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.model import *  # noqa: F403 - the model is the public vocabulary
 from engrava_graph.model import __all__ as _model_all
 from engrava_graph.read_only import ReadOnlyEngrava
+from engrava_graph.store import Neo4jEngravaCore, StoreOptions
 
-__all__ = ["Neo4jEngravaCore", "ReadOnlyEngrava", *_model_all]
+__all__ = ["Neo4jEngravaCore", "ReadOnlyEngrava", "StoreOptions", *_model_all]
 __version__ = "0.1.0"

@@ -1,29 +1,32 @@
-"""ReadOnlyEngrava: a view of a store whose reads pass and whose writes raise (spec 003).
+"""ReadOnlyEngrava: a view of a store whose reads pass and whose writes raise.
 
-Reads delegated through it never record implicit accesses.
+Which methods write is read from the store itself: the ``@writes`` marker
+(:mod:`engrava_graph.store.modes`). Every other public coroutine method of the store is a read;
+reads delegated through the view never record implicit accesses.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.model.errors import ReadOnlyViolationError
+from engrava_graph.store import Neo4jEngravaCore
+from engrava_graph.store.modes import is_write
 
-READ_METHODS = frozenset({
-    "get_thought", "get_thoughts", "list_thoughts", "count_thoughts", "get_embedding",
-    "max_cycle", "get_edge", "get_edges", "list_edges", "search_fts", "search_similar",
-    "search_hybrid", "recall", "retrieve", "explain", "search_reflections_only",
-    "namespace_exists", "embed_query", "embed_queries",
-})
-WRITE_METHODS = frozenset({
-    "create_thought", "bulk_store", "remember", "update_thought", "delete_thought",
-    "restore_thought", "record_access", "flush_access_buffer", "create_edge", "update_edge",
-    "delete_edge", "ensure_schema", "ensure_namespace", "delete_namespace", "consolidate",
-    "run_hygiene",
-})
+
+def _public_coroutine_methods(cls: type) -> dict[str, Callable[..., Any]]:
+    return {name: member for name, member in inspect.getmembers(cls, inspect.iscoroutinefunction)
+            if not name.startswith("_")}
+
+
+_METHODS = _public_coroutine_methods(Neo4jEngravaCore)
+WRITE_METHODS = frozenset(name for name, method in _METHODS.items() if is_write(method))
+"""The store's public methods marked ``@writes``: refused by the view."""
+READ_METHODS = frozenset(_METHODS) - WRITE_METHODS
+"""The store's other public coroutine methods: delegated by the view."""
 
 
 class ReadOnlyEngrava:
@@ -31,7 +34,7 @@ class ReadOnlyEngrava:
 
     Raises:
         ReadOnlyViolationError: on any write method.
-        AttributeError: for a name that is neither a known read nor a known write.
+        AttributeError: for a name that is neither a read nor a write method of the store.
     """
 
     def __init__(self, store: Neo4jEngravaCore) -> None:

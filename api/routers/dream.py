@@ -9,8 +9,8 @@ from fastapi import APIRouter, Path, Request, Response, status
 
 from api.auth import ReadAccess, WriteAccess
 from api.errors import HttpError
-from api.schemas import ERROR_RESPONSES, DreamJob, DreamRequest
 from engrava_graph.dreaming.consolidate import DreamResult
+from engrava_graph.wire import ERROR_RESPONSES, DreamJob, DreamRequest
 
 router = APIRouter(prefix="/v1", tags=["dreaming"], responses=ERROR_RESPONSES)
 

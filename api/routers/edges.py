@@ -8,10 +8,10 @@ from fastapi import APIRouter, Path, Response, status
 
 from api.auth import ReadAccess, WriteAccess
 from api.routers.thoughts import ThoughtId
-from api.schemas import ERROR_RESPONSES
 from engrava_graph.model.enums import EdgeDirection
 from engrava_graph.model.errors import EdgeNotFoundError, ThoughtNotFoundError
 from engrava_graph.model.records import EdgeRecord
+from engrava_graph.wire import ERROR_RESPONSES
 
 router = APIRouter(prefix="/v1", tags=["edges"], responses=ERROR_RESPONSES)
 

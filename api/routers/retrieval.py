@@ -15,11 +15,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 
 from api.auth import ReadAccess
-from api.schemas import ERROR_RESPONSES, ExplainFormat, ExplainRequest
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import Explanation, RetrievalResponse
 from engrava_graph.retrieval.subgraph import load_subgraph
 from engrava_graph.retrieval.visual import render_explanation_html
+from engrava_graph.wire import ERROR_RESPONSES, ExplainFormat, ExplainRequest
 
 router = APIRouter(prefix="/v1", tags=["retrieval"], responses=ERROR_RESPONSES)
 

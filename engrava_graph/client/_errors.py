@@ -1,7 +1,7 @@
 """The service's error answers turned back into the library's typed errors.
 
 Every error answer of the REST service is JSON ``{"error", "message", "field"}`` with one status
-(``api/errors.py``), from the table in ``engrava_graph/error_codes.py``. :data:`ERROR_CLASSES`
+(``api/errors.py``), from the table in ``engrava_graph/model/error_codes.py``. :data:`ERROR_CLASSES`
 maps the machine code ``error`` back to the class the library itself raises for it, so
 ``except DuplicateEdgeError`` works the same in-process and over HTTP; a code it does not know
 maps by status (401, 403), else to :class:`ApiError`.
@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from engrava_graph.error_codes import ERROR_CODES, INVALID_REQUEST
+from engrava_graph.model.error_codes import ERROR_CODES, INVALID_REQUEST
 from engrava_graph.model.errors import (
     ApiError,
     AuthenticationError,

@@ -40,7 +40,7 @@ from engrava_graph.demo.metrics import (
     session_hit_at_k,
     session_ndcg_at_k,
 )
-from engrava_graph.retrieval.fusion import fuse, min_max
+from engrava_graph.search.fusion import fuse, min_max
 from engrava_graph.demo.peer import PeerStore
 from engrava_graph.model.enums import EdgeType, ThoughtType
 

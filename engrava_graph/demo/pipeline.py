@@ -1,6 +1,6 @@
 """The demo's steps for every selected conversation: ingest, dream, evaluate, with progress.
 
-Shared by ``engrava-graph demo`` (:mod:`engrava_graph.demo.cli`) and
+Shared by ``engrava-graph demo`` (:mod:`engrava_graph.cli.demo`) and
 ``benchmarks/bench_locomo.py`` (which skips dreaming and the report files).
 """
 

@@ -15,7 +15,7 @@ from typing import Any
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.search import HybridSearchResult
-from engrava_graph.retrieval.fusion import RecencyReference, index_score_to_cosine
+from engrava_graph.search.fusion import RecencyReference, index_score_to_cosine
 
 _SEARCH = cypher("dreaming/search_reflections")
 #: Reflections scored when recency re-ranks them (all of a namespace, up to this many).

@@ -3,7 +3,7 @@
 One root, :class:`EngravaGraphError`; every error carries its context as attributes and a message
 that says what to do next. Errors that pydantic validators may raise also subclass ``ValueError``.
 Names follow the peer package ``engrava`` where it has the same error. Each class has one HTTP
-status and machine code in ``engrava_graph/error_codes.py``.
+status and machine code in ``engrava_graph/model/error_codes.py``.
 """
 
 from __future__ import annotations
@@ -118,15 +118,22 @@ class DuplicateEdgeError(EngravaGraphError):
 
 
 class ReferentialIntegrityError(EngravaGraphError):
-    """An edge names a thought that does not exist in the store's namespace."""
+    """An edge names a thought that does not exist in the store's namespace.
 
-    def __init__(self, missing_thought_ids: Sequence[str]) -> None:
+    Attributes:
+        missing_thought_ids: the endpoint ids that do not exist.
+        field: the edge field naming the first of them (``from_thought_id`` or
+            ``to_thought_id``), or None when not known.
+    """
+
+    def __init__(self, missing_thought_ids: Sequence[str], *, field: str | None = None) -> None:
         ids = ", ".join(repr(t) for t in missing_thought_ids)
         super().__init__(
             f"edge endpoint(s) {ids} do not exist in this namespace; create the thoughts first "
             f"(edges never cross namespaces)"
         )
         self.missing_thought_ids = list(missing_thought_ids)
+        self.field = field
 
 
 class ReadOnlyViolationError(EngravaGraphError, PermissionError):
@@ -317,3 +324,25 @@ class NamespaceNotFoundError(EngravaGraphError, LookupError):
             f"write a thought to create it"
         )
         self.namespace = namespace
+
+
+class InvalidQueryError(EngravaGraphError, ValueError):
+    """A retrieval argument is unusable: empty or over-long query text, a naive ``now``,
+    an unknown pathway, or a tuning knob outside [0, 1].
+
+    It also subclasses ``ValueError`` so pydantic validators may raise it; the API maps it
+    to HTTP 422.
+
+    Attributes:
+        field: Name of the offending argument (``"query"``, ``"now"``, ``"pathway"``, ...).
+
+    Examples:
+        >>> raise InvalidQueryError("query must not be empty", field="query")
+        Traceback (most recent call last):
+        ...
+        engrava_graph.model.errors.InvalidQueryError: query must not be empty
+    """
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field

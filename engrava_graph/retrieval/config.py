@@ -1,6 +1,7 @@
 """Tunables of the 000 cycle as data (frozen; derive variants with ``model_copy(update=…)``).
 
-Units: ``*_k`` and ``per_node`` are candidate counts; ``decay_rate`` is per day;
+Units: ``*_k`` and ``per_node`` are candidate counts (time and recency:
+:class:`~engrava_graph.search.fusion.TimeConfig`);
 ``temporal_window_seconds`` is seconds; depths are hops (graph links).
 """
 
@@ -79,7 +80,6 @@ class RetrievalConfig(BoundedModel):
             reaches 1.
         outside_range_factor: composite multiplier of a memory outside the query's named time
             range (Phase 7).
-        decay_rate: Phase 5 rate per day in ``1 / (1 + age_days * decay_rate)``.
         causal_depth: default Phase 6 depth (1..4 links); ``causal_weight`` scales it.
         causal_max_paths: paths kept per seed and direction.
         causal_hop_factor: causal relevance multiplier per extra link on a chain.
@@ -107,7 +107,6 @@ class RetrievalConfig(BoundedModel):
     session_gain: float = Field(default=0.1, ge=0.0, le=1.0)
     session_saturation: float = Field(default=3.0, gt=0.0)
     outside_range_factor: float = Field(default=0.5, ge=0.0, le=1.0)
-    decay_rate: float = Field(default=0.05, ge=0.0)
     causal_depth: int = Field(default=3, ge=1, le=4)
     causal_max_paths: int = Field(default=25, ge=1, le=500)
     causal_hop_factor: float = Field(default=0.85, gt=0.0, le=1.0)

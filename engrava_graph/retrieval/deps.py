@@ -10,11 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from engrava_graph.graph.executor import GraphExecutor
-from engrava_graph.graph.search_arms import SearchArms
+from engrava_graph.search.arms import SearchArms
 from engrava_graph.model.cycles import CycleProvider
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.retrieval.config import RetrievalConfig
-from engrava_graph.retrieval.fusion import SearchConfig
+from engrava_graph.search.fusion import TimeConfig
 
 Embed = Callable[[Sequence[str]], Awaitable[list[list[float] | None]]]
 """Texts -> one vector each (None without a provider), in one provider call off the loop."""
@@ -35,7 +35,8 @@ class CycleDeps:
         track: called with the returned ids (access tracking; buffered by the store).
         scope: builds the ``search/_retrievable`` parameters of a request.
         config: the cycle's constants.
-        search_config: the 003 recency settings (cycle/transaction decay axes).
+        time_config: time and recency settings shared with ``search_hybrid`` (the access
+            decay rate, the cycle/transaction recency axes).
         cycle_provider: the store's cycle provider (cycle recency), or None.
     """
 
@@ -46,7 +47,7 @@ class CycleDeps:
     track: Callable[[Sequence[str]], None]
     scope: Scope
     config: RetrievalConfig
-    search_config: SearchConfig
+    time_config: TimeConfig
     cycle_provider: CycleProvider | None = None
 
     def retrievable(self, *, include_archived: bool, filters: MetadataFilter,

@@ -10,10 +10,11 @@ import re
 from datetime import datetime
 from typing import Final
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.entities import extract_entities
 from engrava_graph.retrieval.intent import DEFAULT_INTENT_RULES, IntentRule, classify_intent
 from engrava_graph.retrieval.temporal import resolve_temporal
-from engrava_graph.retrieval.types import InvalidQueryError, QueryEncoding
+from engrava_graph.retrieval.types import QueryEncoding
 
 MAX_QUERY_CHARS: Final = 2000
 """Longest accepted query, in characters (after stripping surrounding whitespace)."""

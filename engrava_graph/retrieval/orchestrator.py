@@ -22,7 +22,6 @@ from engrava_graph.retrieval import phases
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.encode import encode_query
-from engrava_graph.retrieval.fusion import RecencyReference, resolve_recency
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import (
     PHASES,
@@ -35,6 +34,7 @@ from engrava_graph.retrieval.results import (
 from engrava_graph.retrieval.route import route, select_pathway
 from engrava_graph.retrieval.scoring import PATHWAY_WEIGHTS, RankWeights, tune_weights
 from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores, QueryEncoding
+from engrava_graph.search.fusion import RecencyReference, resolve_recency
 
 
 @dataclass
@@ -185,7 +185,7 @@ class RetrievalCycle:
         run.decay_axis = self._axis(request, recency)
         with run.phase("decay"):
             phases.decay(run.candidates, axis=run.decay_axis, now=request.now, recency=recency,
-                         decay_rate=config.decay_rate, temporal=run.encoding.temporal)
+                         decay_rate=deps.time_config.access_decay_rate, temporal=run.encoding.temporal)
             if run.decay_axis is None:
                 run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
         with run.phase("rank"):
@@ -210,7 +210,7 @@ class RetrievalCycle:
         provider = (resolve_cycle(None, self.deps.cycle_provider)
                     if explicit is None and request.recency_now is None else None)
         return resolve_recency(current_cycle=explicit, recency_now=request.recency_now,
-                               provider_cycle=provider, config=self.deps.search_config)
+                               provider_cycle=provider, config=self.deps.time_config)
 
     @staticmethod
     def _axis(request: RetrieveRequest, recency: RecencyReference | None) -> str | None:

@@ -23,7 +23,6 @@ from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
-from engrava_graph.retrieval.fusion import RecencyReference, min_max
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import (
     CandidateSignals,
@@ -35,6 +34,7 @@ from engrava_graph.retrieval.scoring import (
     importance_score,
 )
 from engrava_graph.retrieval.types import TemporalRange
+from engrava_graph.search.fusion import RecencyReference, min_max
 
 _GATHER = cypher("retrieval/gather")
 _CAUSAL = cypher("retrieval/causal_chains")
@@ -165,8 +165,10 @@ async def activate(deps: CycleDeps, queries: Sequence[str],
         keyword = deps.arms.fulltext(query, profile.fulltext_k, scope)
         if vector is None:
             return await keyword, ([], None)
+        # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
+        floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
         return await asyncio.gather(keyword, deps.arms.vector(
-            vector, profile.vector_k, scope, threshold=profile.min_similarity))
+            vector, profile.vector_k, scope, threshold=floor))
 
     runs = await asyncio.gather(*(one(q, v) for q, v in zip(queries, vectors, strict=True)))
     found: dict[str, Candidate] = {}

@@ -25,10 +25,10 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.types import (
     AUTO,
     Intent,
-    InvalidQueryError,
     Pathway,
     PathwayChoice,
     PathwayScores,

@@ -14,7 +14,8 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from engrava_graph.retrieval.types import SUM_TOLERANCE, InvalidQueryError, Pathway, UnitFloat
+from engrava_graph.model.errors import InvalidQueryError
+from engrava_graph.retrieval.types import SUM_TOLERANCE, Pathway, UnitFloat
 
 SignalName = Literal["similarity", "temporal", "causal", "importance", "access_frequency"]
 """The five ranked signals of 000 Phase 7, named as in :class:`RankWeights`."""

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal, NamedTuple
 from dateparser.date import DateDataParser
 from dateparser.search import search_dates
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.entities import STOPWORDS
 from engrava_graph.retrieval.lexicon import (
     DATE_CUE,
@@ -23,7 +24,7 @@ from engrava_graph.retrieval.lexicon import (
     MONTH_ABBREVIATIONS,
     MONTHS,
 )
-from engrava_graph.retrieval.types import Direction, InvalidQueryError, TemporalRange
+from engrava_graph.retrieval.types import Direction, TemporalRange
 
 LANGUAGES: Final = ("en",)
 

@@ -14,35 +14,12 @@ from typing import Annotated, Final, Literal, TypeAlias
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engrava_graph.model.errors import EngravaGraphError
 
 UnitFloat: TypeAlias = Annotated[float, Field(ge=0.0, le=1.0)]
 """A float in the closed interval [0, 1]."""
 
 SUM_TOLERANCE: Final = 1e-6
 """Absolute tolerance when checking that a weight or score vector sums to 1."""
-
-
-class InvalidQueryError(EngravaGraphError, ValueError):
-    """A retrieval argument is unusable: empty or over-long query text, a naive ``now``,
-    an unknown pathway, or a tuning knob outside [0, 1].
-
-    It also subclasses ``ValueError`` so pydantic validators may raise it; the API maps it
-    to HTTP 422.
-
-    Attributes:
-        field: Name of the offending argument (``"query"``, ``"now"``, ``"pathway"``, ...).
-
-    Examples:
-        >>> raise InvalidQueryError("query must not be empty", field="query")
-        Traceback (most recent call last):
-        ...
-        engrava_graph.retrieval.types.InvalidQueryError: query must not be empty
-    """
-
-    def __init__(self, message: str, *, field: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class Intent(StrEnum):

@@ -12,8 +12,8 @@ import pytest
 from rich.console import Console
 from rich.progress import Progress
 
+from engrava_graph.cli.demo import BROWSER_QUERIES, default_dataset_candidates
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.demo.cli import BROWSER_QUERIES, default_dataset_candidates
 from engrava_graph.demo.evaluate import OVERALL
 from engrava_graph.demo.ingest import FINGERPRINT_KEY, IngestStatus
 from engrava_graph.demo.peer import peer_available

@@ -12,8 +12,8 @@ from engrava_graph.model import (
     RecencyModeConflictError,
     ValidationFailedError,
 )
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.results import PHASES
-from engrava_graph.retrieval.types import InvalidQueryError
 from tests.factories import edge, thought
 
 NOW = datetime(2024, 6, 2, tzinfo=UTC)

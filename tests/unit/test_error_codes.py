@@ -1,4 +1,4 @@
-"""engrava_graph/error_codes.py: one status and code per library error class, and the Python
+"""engrava_graph/model/error_codes.py: one status and code per library error class, and the Python
 client reads the table back (code -> class -> the same code)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 import engrava_graph
 from engrava_graph.client._errors import ERROR_CLASSES, error_from_response
-from engrava_graph.error_codes import ERROR_CODES, INVALID_REQUEST, ErrorCode, error_code
+from engrava_graph.model.error_codes import ERROR_CODES, INVALID_REQUEST, ErrorCode, error_code
 from engrava_graph.model.errors import (
     ApiError,
     EngravaGraphError,
@@ -33,7 +33,7 @@ def test_every_library_error_has_an_entry() -> None:
     ours = {c for c in _all_subclasses(EngravaGraphError) if c.__module__.startswith("engrava_graph")
             and not issubclass(c, ApiError)}  # the Python client's errors about its HTTP calls
     missing = sorted(c.__qualname__ for c in ours - set(ERROR_CODES))
-    assert not missing, f"add these errors to engrava_graph.error_codes.ERROR_CODES: {missing}"
+    assert not missing, f"add these errors to engrava_graph.model.error_codes.ERROR_CODES: {missing}"
 
 
 def test_statuses_and_codes_are_sane() -> None:

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from api.schemas import BulkThoughts, DreamRequest, RestoreRequest, ThoughtCreate, ThoughtPatch
 from engrava_graph.dreaming.config import DreamingConfig, DreamingGates, HygienePolicy
 from engrava_graph.model import (
     CycleProviderError,
@@ -24,9 +23,10 @@ from engrava_graph.model.bounds import INT64_MAX, INT64_MIN, scalar_problem
 from engrava_graph.model.cycles import validate_cycle
 from engrava_graph.model.temporal import from_epoch_millis, to_utc
 from engrava_graph.retrieval.config import RetrievalConfig
-from engrava_graph.retrieval.fusion import SearchConfig
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.temporal import period_bounds
+from engrava_graph.search.fusion import SearchConfig, TimeConfig
+from engrava_graph.wire import BulkThoughts, DreamRequest, RestoreRequest, ThoughtCreate, ThoughtPatch
 
 THOUGHT = {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "unit"}
 EDGE = {"from_thought_id": "a", "to_thought_id": "b", "edge_type": "ASSOCIATED"}
@@ -161,7 +161,7 @@ def test_cycles_given_to_the_library_stop_at_int64_max() -> None:
 @pytest.mark.parametrize("model,data", [
     (SearchConfig, {"fts_weight": float("inf")}),
     (SearchConfig, {"vector_overfetch": 2**63}),
-    (RetrievalConfig, {"decay_rate": float("nan")}),
+    (TimeConfig, {"access_decay_rate": float("nan")}),
     (RetrievalConfig, {"max_entity_degree": 2**63}),
     (DreamingConfig, {"signals": {"recency": float("inf")}}),
     (DreamingGates, {"max_cluster_size": 2**63}),

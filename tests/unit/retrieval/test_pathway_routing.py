@@ -5,16 +5,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.encode import encode_query
 from engrava_graph.retrieval.route import FEATURE_VOTES, INTENT_VOTES, route, select_pathway
-from engrava_graph.retrieval.types import (
-    AUTO,
-    Intent,
-    InvalidQueryError,
-    Pathway,
-    PathwayScores,
-    QueryEncoding,
-)
+from engrava_graph.retrieval.types import AUTO, Intent, Pathway, PathwayScores, QueryEncoding
 
 NOW = datetime(2024, 5, 16, 15, 30, tzinfo=UTC)
 

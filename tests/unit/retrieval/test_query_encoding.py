@@ -5,8 +5,9 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.encode import MAX_QUERY_CHARS, MAX_SUB_QUERIES, decompose, encode_query
-from engrava_graph.retrieval.types import Intent, InvalidQueryError
+from engrava_graph.retrieval.types import Intent
 
 NOW = datetime(2024, 5, 16, 15, 30, tzinfo=UTC)
 

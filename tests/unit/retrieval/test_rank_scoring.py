@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     PATHWAY_WEIGHTS,
@@ -21,7 +22,7 @@ from engrava_graph.retrieval.scoring import (
     importance_score,
     tune_weights,
 )
-from engrava_graph.retrieval.types import InvalidQueryError, Pathway
+from engrava_graph.retrieval.types import Pathway
 
 
 def test_default_weights_are_the_spec_formula() -> None:

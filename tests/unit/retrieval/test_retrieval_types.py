@@ -5,14 +5,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
-from engrava_graph.model.errors import EngravaGraphError
-from engrava_graph.retrieval.types import (
-    Intent,
-    InvalidQueryError,
-    Pathway,
-    PathwayScores,
-    TemporalRange,
-)
+from engrava_graph.model.errors import EngravaGraphError, InvalidQueryError
+from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores, TemporalRange
 
 
 def test_enum_values_are_lowercase_strings() -> None:

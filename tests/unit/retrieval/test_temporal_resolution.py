@@ -4,9 +4,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.encode import encode_query
 from engrava_graph.retrieval.temporal import period_bounds, resolve_temporal
-from engrava_graph.retrieval.types import InvalidQueryError
 
 NOW = datetime(2024, 5, 16, 15, 30, tzinfo=UTC)  # a Thursday
 

@@ -5,9 +5,7 @@ the Python client (``engrava_graph.client``) reads the table backwards, code -> 
 ``except DuplicateEdgeError`` works the same in-process and over HTTP. No web code here.
 
 A class not listed takes its nearest listed ancestor's entry (:func:`error_code`); the unit
-tests require every library error class to be listed and every code to be unique. The module
-sits beside ``core.py`` rather than in ``model/`` because :class:`InvalidQueryError` lives in
-``retrieval/types.py`` and ``model/`` imports nothing above it.
+tests require every library error class to be listed and every code to be unique.
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from engrava_graph.model import errors
-from engrava_graph.retrieval.types import InvalidQueryError
 
 
 class ErrorCode(NamedTuple):
@@ -36,7 +33,7 @@ class ErrorCode(NamedTuple):
 ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyType({
     errors.EngravaGraphError: ErrorCode(400, "bad_request"),
     errors.ValidationFailedError: ErrorCode(422, "validation_failed"),
-    InvalidQueryError: ErrorCode(422, "invalid_query"),
+    errors.InvalidQueryError: ErrorCode(422, "invalid_query"),
     errors.InvalidFilterError: ErrorCode(422, "invalid_filter"),
     errors.InvalidRecencyArgumentError: ErrorCode(422, "invalid_recency_argument"),
     errors.RecencyModeConflictError: ErrorCode(422, "recency_mode_conflict"),

@@ -1,0 +1,61 @@
+"""What every area of the store shares: the attributes set by
+:class:`~engrava_graph.store.Neo4jEngravaCore` and the validation wrapper of ``evolve``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from engrava_graph.model.errors import InvalidTransitionError, ValidationFailedError
+
+if TYPE_CHECKING:
+    from engrava_graph.dreaming.config import DreamingConfig, HygienePolicy
+    from engrava_graph.embeddings.base import EmbeddingProvider
+    from engrava_graph.graph.executor import GraphExecutor
+    from engrava_graph.model.cycles import CycleProvider
+    from engrava_graph.retrieval.config import RetrievalConfig
+    from engrava_graph.retrieval.orchestrator import RetrievalCycle
+    from engrava_graph.search.arms import SearchArms
+    from engrava_graph.search.fusion import SearchConfig, TimeConfig
+    from engrava_graph.store.access_buffer import AccessBuffer
+    from engrava_graph.store.options import StoreOptions
+
+
+class StoreBase:
+    """The state the per-area mixins of the store read; set once by the store's constructor."""
+
+    executor: GraphExecutor
+    namespace: str
+    options: StoreOptions
+    embedding_provider: EmbeddingProvider | None
+    auto_embed: bool
+    cycle_provider: CycleProvider | None
+    access_tracking_enabled: bool
+    search_config: SearchConfig
+    time_config: TimeConfig
+    retrieval_config: RetrievalConfig
+    vector_dimensions: int
+    dreaming_config: DreamingConfig
+    hygiene_policy: HygienePolicy | None
+    _clock: Callable[[], datetime]
+    _extract_entities: Callable[[str], list[str]]
+    _ns_token: str
+    _access: AccessBuffer
+    _arms: SearchArms
+    _cycle: RetrievalCycle
+
+
+def evolved(record: Any, changes: dict[str, Any]) -> Any:
+    """``record.evolve(**changes)`` with validation failures as :class:`ValidationFailedError`
+    (an :class:`InvalidTransitionError` passes through unchanged)."""
+    try:
+        return record.evolve(**changes)
+    except InvalidTransitionError:
+        raise
+    except ValidationError as exc:
+        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+    except ValueError as exc:
+        raise ValidationFailedError(str(exc)) from exc

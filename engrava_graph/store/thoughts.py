@@ -1,0 +1,362 @@
+"""The store's thoughts area: create, read, update, delete, restore, list and count thoughts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from neo4j.exceptions import ConstraintError
+from pydantic import ValidationError
+
+from engrava_graph.graph.executor import run_in
+from engrava_graph.graph.mapping import (
+    record_properties,
+    removed_meta_keys,
+    thought_from_properties,
+)
+from engrava_graph.graph.registry import cypher
+from engrava_graph.model.enums import LifecycleStatus, ThoughtType
+from engrava_graph.model.errors import (
+    DuplicateThoughtError,
+    InvalidTransitionError,
+    StaleDataError,
+    ThoughtNotFoundError,
+    ValidationFailedError,
+)
+from engrava_graph.model.metadata import MetadataFilter
+from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord, content_hash
+from engrava_graph.model.temporal import ValidTimeFilter
+from engrava_graph.store._base import StoreBase, evolved
+from engrava_graph.store.modes import writes
+
+Q = {name: cypher(name) for name in (
+    "thoughts/count", "thoughts/create", "thoughts/dedup_confirm", "thoughts/delete",
+    "thoughts/existing_ids", "thoughts/get", "thoughts/get_many", "thoughts/get_revision",
+    "thoughts/list", "thoughts/max_cycle", "thoughts/update",
+)}
+
+_UPDATE_RETRIES = 3
+
+
+def _validated(model: type, data: dict[str, Any]) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ValidationFailedError(str(exc), errors=exc.errors(include_url=False)) from exc
+
+
+class ThoughtsMixin(StoreBase):
+    """Thought reads and writes of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
+
+    def _row(self, thought: ThoughtRecord, vector: list[float] | None) -> dict[str, Any]:
+        props = {k: v for k, v in record_properties(thought).items() if v is not None}
+        props["content_hash"] = content_hash(thought.content)
+        props["revision"] = 0
+        text = thought.essence if thought.content == thought.essence else (
+            f"{thought.essence}\n{thought.content}")
+        return {"label": thought.thought_type.label, "props": props, "embedding": vector,
+                "entities": self._extract_entities(text), "tags": thought.tags}
+
+    def _stamp(self, thought: ThoughtRecord, now: datetime,
+               expires_after_seconds: float | None) -> ThoughtRecord:
+        if not isinstance(thought, ThoughtRecord):
+            raise ValidationFailedError(f"expected a ThoughtRecord, got {type(thought).__name__}")
+        update: dict[str, Any] = {"created_at": thought.created_at or now,
+                                  "updated_at": thought.updated_at or now}
+        if expires_after_seconds is not None:
+            if not 0 < expires_after_seconds <= MAX_TTL_SECONDS:
+                raise ValidationFailedError(
+                    f"expires_after_seconds must be > 0 and at most {MAX_TTL_SECONDS} (100 years), "
+                    f"got {expires_after_seconds}")
+            update["expires_at"] = now + timedelta(seconds=expires_after_seconds)
+        return thought.model_copy(update=update)
+
+    @writes
+    async def create_thought(self, thought: ThoughtRecord, *, deduplicate: bool = False,
+                             expires_after_seconds: float | None = None,
+                             embedding: Sequence[float] | None = None) -> ThoughtRecord:
+        """Persist a new thought (and its embedding, entities and tags) in one transaction,
+        which also registers the namespace (nothing is registered when it fails).
+
+        Args:
+            thought: the record; ``created_at``/``updated_at`` are stamped when unset.
+            deduplicate: when a thought with the same ``content_hash`` exists in the namespace
+                and its valid time covers this one's (``valid_from``/``valid_until``, None =
+                open), add one to its ``confirmation_count`` and return it instead (atomic under
+                concurrent callers). The same text valid in an interval no existing copy covers
+                (2023-01..02, then 2024-05..06) is stored as a new thought, so the fact stays
+                answerable in both intervals.
+            expires_after_seconds: TTL in seconds from now, at most 100 years (sets
+                ``expires_at``).
+            embedding: a vector to store instead of auto-embedding.
+
+        Returns:
+            The stored record (or the confirmed existing one when deduplicating).
+
+        Raises:
+            DuplicateThoughtError: the id exists in the namespace.
+            ValidationFailedError: a bad argument or embedding.
+            EmbeddingError: the provider failed.
+        """
+        stamped = self._stamp(thought, self._clock(), expires_after_seconds)
+        vector = (await self._vectors_for([stamped],
+                                          None if embedding is None else [embedding]))[0]
+        row = self._row(stamped, vector)
+
+        async def work(tx: Any) -> ThoughtRecord:
+            await self._register_in(tx)
+            if deduplicate:
+                hit = await run_in(tx, Q["thoughts/dedup_confirm"], namespace=self.namespace,
+                                   content_hash=row["props"]["content_hash"], now=self._clock(),
+                                   valid_from=stamped.valid_from,
+                                   valid_until=stamped.valid_until)
+                if hit:
+                    return thought_from_properties(hit[0]["thought"])
+            await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
+                         ns_token=self._ns_token, rows=[row])
+            return stamped
+
+        try:
+            return await self.executor.transaction(work)
+        except ConstraintError as exc:
+            raise DuplicateThoughtError(stamped.thought_id) from exc
+
+    @writes
+    async def bulk_store(self, thoughts: Sequence[ThoughtRecord], *,
+                         embeddings: Sequence[Sequence[float] | None] | None = None,
+                         batch_size: int = 1000) -> list[ThoughtRecord]:
+        """Persist many thoughts in ONE transaction (all or nothing), written in UNWIND batches;
+        the same transaction registers the namespace.
+
+        All auto-embeddings are computed in one batched provider call (on a worker thread)
+        before the transaction.
+        For very large loads call it per chunk of about 10k thoughts to bound Neo4j's
+        transaction memory.
+
+        Args:
+            thoughts: the records (ids unique among them and new to the namespace).
+            embeddings: optional vectors, one per thought (None entries auto-embed nothing).
+            batch_size: rows per UNWIND statement.
+
+        Returns:
+            The stored records, in input order.
+
+        Raises:
+            DuplicateThoughtError: an id repeats in the input or exists in the namespace.
+            EmbeddingError: the provider failed (nothing is written).
+        """
+        now = self._clock()
+        stamped = [self._stamp(t, now, None) for t in thoughts]
+        ids = [t.thought_id for t in stamped]
+        if len(set(ids)) != len(ids):
+            dup = next(i for i in ids if ids.count(i) > 1)
+            raise DuplicateThoughtError(dup)
+        taken = await self.executor.read(Q["thoughts/existing_ids"], namespace=self.namespace,
+                                         thought_ids=ids)
+        if taken:
+            raise DuplicateThoughtError(taken[0]["thought_id"])
+        vectors = await self._vectors_for(stamped, embeddings)
+        rows = [self._row(t, v) for t, v in zip(stamped, vectors, strict=True)]
+
+        async def work(tx: Any) -> None:
+            await self._register_in(tx)
+            for start in range(0, len(rows), batch_size):
+                await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
+                             ns_token=self._ns_token, rows=rows[start:start + batch_size])
+
+        try:
+            await self.executor.transaction(work)
+        except ConstraintError as exc:
+            raise DuplicateThoughtError("(one of the batch)") from exc
+        return stamped
+
+    @writes
+    async def remember(self, text: str, *, metadata: dict[str, Any] | None = None,
+                       deduplicate: bool = False, source: str = "remember") -> ThoughtRecord:
+        """Store a bare string as a NOTE (essence = its first 200 characters, content = all).
+
+        Raises:
+            ValidationFailedError: empty text or bad metadata.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ValidationFailedError("remember() needs non-empty text")
+        record = _validated(ThoughtRecord, {
+            "thought_type": ThoughtType.NOTE, "essence": text.strip()[:200], "content": text,
+            "source": source, "metadata": metadata or {},
+        })
+        return await self.create_thought(record, deduplicate=deduplicate)
+
+    async def get_thought(self, thought_id: str) -> ThoughtRecord | None:
+        """The thought, or None. Counts an implicit access when tracking is on."""
+        rows = await self.executor.read(Q["thoughts/get"], namespace=self.namespace,
+                                        thought_id=thought_id)
+        if not rows:
+            return None
+        self._track([thought_id])
+        return thought_from_properties(rows[0]["thought"])
+
+    async def get_thoughts(self, thought_ids: Sequence[str]) -> dict[str, ThoughtRecord]:
+        """``{thought_id: record}`` for the ids that exist (no access is recorded)."""
+        rows = await self.executor.read(Q["thoughts/get_many"], namespace=self.namespace,
+                                        thought_ids=list(thought_ids))
+        records = (thought_from_properties(r["thought"]) for r in rows)
+        return {r.thought_id: r for r in records}
+
+    async def _require(self, thought_id: str) -> tuple[ThoughtRecord, dict[str, Any], int]:
+        rows = await self.executor.read(Q["thoughts/get_revision"], namespace=self.namespace,
+                                        thought_id=thought_id)
+        if not rows:
+            raise ThoughtNotFoundError(thought_id)
+        props = rows[0]["thought"]
+        return thought_from_properties(props), props, int(rows[0]["revision"] or 0)
+
+    @writes
+    async def update_thought(self, thought_id: str, **changes: Any) -> ThoughtRecord:
+        """Write a new version of a thought with ``changes`` applied.
+
+        ``updated_at`` is stamped; ``updated_cycle`` must stay >= ``created_cycle``; a lifecycle
+        change given as a :class:`LifecycleStatus` member must be a legal step. The embedding is
+        recomputed when essence or content change. The write is atomic: if another writer
+        changed the thought in between, this update re-reads and re-applies (3 tries).
+
+        Raises:
+            ThoughtNotFoundError: no such thought.
+            InvalidTransitionError: an illegal lifecycle jump.
+            ValidationFailedError: an unknown field or invalid value.
+            StaleDataError: still conflicting after 3 tries.
+            EmbeddingError: the provider failed (nothing is written).
+        """
+        if "thought_id" in changes and changes["thought_id"] != thought_id:
+            raise ValidationFailedError("thought_id cannot change")
+        for _ in range(_UPDATE_RETRIES):
+            current, props, revision = await self._require(thought_id)
+            new = evolved(current, {"updated_at": self._clock(), **changes})
+            text_changed = (new.essence, new.content) != (current.essence, current.content)
+            vector = (await self._vectors_for([new], None))[0] if text_changed else None
+            row = self._row(new, vector)
+            new_props = record_properties(new)
+            new_props.pop("created_at")
+            rows = await self.executor.write(
+                Q["thoughts/update"], namespace=self.namespace, thought_id=thought_id,
+                expected_revision=revision, props={**removed_meta_keys(props, new_props),
+                                                   **new_props},
+                old_label=current.thought_type.label, new_label=new.thought_type.label,
+                embedding=vector, entities=row["entities"], tags=new.tags,
+            )
+            if rows:
+                return thought_from_properties(rows[0]["thought"])
+        raise StaleDataError(thought_id)
+
+    @writes
+    async def delete_thought(self, thought_id: str) -> bool:
+        """Delete a thought with its edges, entity/tag links and embedding, in one transaction.
+
+        Returns:
+            True when it existed.
+        """
+        rows = await self.executor.write(Q["thoughts/delete"], namespace=self.namespace,
+                                         thought_id=thought_id)
+        return bool(rows[0]["deleted"])
+
+    @writes
+    async def restore_thought(self, thought_id: str, *,
+                              current_cycle: int | None = None) -> ThoughtRecord:
+        """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps (spec 003, "Lifecycle").
+
+        Args:
+            thought_id: the thought.
+            current_cycle: when given, ``updated_cycle`` becomes at least this cycle.
+
+        Raises:
+            ThoughtNotFoundError: no such thought.
+            InvalidTransitionError: it is not ARCHIVED.
+        """
+        current, _, _ = await self._require(thought_id)
+        if current.lifecycle_status is not LifecycleStatus.ARCHIVED:
+            status = current.lifecycle_status.value
+            raise InvalidTransitionError(
+                entity_type="LifecycleStatus", current_state=status,
+                target_state=LifecycleStatus.ACTIVE.value,
+                reason=(f"restore_thought brings back an ARCHIVED thought; {thought_id!r} is "
+                        f"{status}, so there is nothing to restore (to change its status, use "
+                        f"update_thought with an allowed step)"))
+        changes: dict[str, Any] = {"lifecycle_status": LifecycleStatus.ACTIVE,
+                                   "archived_at": None, "archived_at_cycle": None}
+        if current_cycle is not None:
+            changes["updated_cycle"] = max(current.updated_cycle, current_cycle)
+        return await self.update_thought(thought_id, **changes)
+
+    def _list_params(self, *, priority: str | None, lifecycle_status: str | None,
+                     thought_type: str | None, min_cycle: int | None, max_cycle: int | None,
+                     visibility: str | None, exclude_visibility: str | None,
+                     include_expired: bool, include_archived: bool,
+                     filters: MetadataFilter | None,
+                     valid_time: ValidTimeFilter | None) -> dict[str, Any]:
+        plain = {"priority": priority, "lifecycle_status": lifecycle_status,
+                 "thought_type": thought_type, "visibility": visibility,
+                 "exclude_visibility": exclude_visibility}
+        params: dict[str, Any] = {k: (None if v is None else str(getattr(v, "value", v)))
+                                  for k, v in plain.items()}
+        params.update(
+            namespace=self.namespace, min_cycle=min_cycle, max_cycle=max_cycle,
+            include_expired=include_expired, include_archived=include_archived,
+            now=self._clock(), meta_filters=(filters or MetadataFilter()).to_params(),
+            vt_kind=None, vt_start=None, vt_end=None,
+        )
+        if valid_time is not None:
+            params.update(valid_time.cypher_params())
+        return params
+
+    async def list_thoughts(self, *, priority: str | None = None,
+                            lifecycle_status: str | None = None, thought_type: str | None = None,
+                            min_cycle: int | None = None, max_cycle: int | None = None,
+                            visibility: str | None = None, exclude_visibility: str | None = None,
+                            include_expired: bool = False, include_archived: bool = True,
+                            filters: MetadataFilter | None = None,
+                            valid_time: ValidTimeFilter | None = None,
+                            after_id: str | None = None, limit: int = 50,
+                            offset: int = 0) -> list[ThoughtRecord]:
+        """Thoughts matching every given filter, ordered by ``thought_id``.
+
+        Archived thoughts are listed (listing is not ranked retrieval, spec 003); expired ones
+        are not unless ``include_expired``. ``after_id`` is a keyset cursor: pass the last id of
+        the previous page.
+
+        Raises:
+            ValidationFailedError: ``limit`` outside 1..10000 or a negative offset.
+        """
+        if not 1 <= limit <= 10_000 or offset < 0:
+            raise ValidationFailedError("limit must be 1..10000 and offset >= 0")
+        params = self._list_params(
+            priority=priority, lifecycle_status=lifecycle_status, thought_type=thought_type,
+            min_cycle=min_cycle, max_cycle=max_cycle, visibility=visibility,
+            exclude_visibility=exclude_visibility, include_expired=include_expired,
+            include_archived=include_archived, filters=filters, valid_time=valid_time)
+        rows = await self.executor.read(Q["thoughts/list"], after_id=after_id, offset=offset,
+                                        limit=limit, **params)
+        return [thought_from_properties(r["thought"]) for r in rows]
+
+    async def count_thoughts(self, *, priority: str | None = None,
+                             lifecycle_status: str | None = None, thought_type: str | None = None,
+                             min_cycle: int | None = None, max_cycle: int | None = None,
+                             visibility: str | None = None,
+                             exclude_visibility: str | None = None,
+                             include_expired: bool = False, include_archived: bool = True,
+                             filters: MetadataFilter | None = None,
+                             valid_time: ValidTimeFilter | None = None) -> int:
+        """How many thoughts ``list_thoughts`` would return with the same filters (no paging)."""
+        params = self._list_params(
+            priority=priority, lifecycle_status=lifecycle_status, thought_type=thought_type,
+            min_cycle=min_cycle, max_cycle=max_cycle, visibility=visibility,
+            exclude_visibility=exclude_visibility, include_expired=include_expired,
+            include_archived=include_archived, filters=filters, valid_time=valid_time)
+        rows = await self.executor.read(Q["thoughts/count"], **params)
+        return int(rows[0]["n"])
+
+
+    async def max_cycle(self) -> int:
+        """The namespace's cycle high-water mark: max over thoughts' ``updated_cycle`` and edges'
+        ``created_cycle``; 0 when empty. Resume a counter at ``max_cycle() + 1``."""
+        rows = await self.executor.read(Q["thoughts/max_cycle"], namespace=self.namespace)
+        return int(rows[0]["max_cycle"])
