@@ -1,6 +1,7 @@
 """Tunables of the 000 cycle as data (frozen; derive variants with ``model_copy(update=…)``).
 
-Units: ``*_k`` and ``per_node`` are candidate counts (time and recency: :class:`~engrava_graph.search.fusion.TimeConfig`);
+Units: ``*_k`` and ``per_node`` are candidate counts (time and recency:
+:class:`~engrava_graph.search.fusion.TimeConfig`);
 ``temporal_window_seconds`` is seconds; depths are hops (graph links).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pydantic import ConfigDict, Field
 
 from engrava_graph.model.bounds import BoundedModel, Count, PositiveCount
+from engrava_graph.retrieval.scoring import Calibration
 from engrava_graph.retrieval.types import Pathway
 
 _FROZEN = ConfigDict(frozen=True)
@@ -53,38 +55,65 @@ class RetrievalConfig(BoundedModel):
     Attributes:
         profiles: Phase 3 settings per pathway.
         vector_share: similarity = vector_share * cosine + (1 - vector_share) * keyword score
-            (min-max normalised BM25) (Phase 3/7); 0.65 measured best on LoCoMo (0.75 and
-            a calibrated cosine both lost recall).
-        spread_depth: default Phase 4 depth in hops (the spec's 2).
-        hop_factor: activation multiplier per hop (the spec's 0.5, Collins & Loftus 1975).
-        per_node: neighbours kept per frontier node per hop.
-        max_entity_degree: an Entity/Tag linked to more thoughts is a hub and not spread over.
-        entity_weight: link weight of a shared Entity/Tag.
-        temporal_link_weight: link weight of temporal proximity.
-        temporal_window_seconds: "same time window" for temporal proximity (valid_from).
+            (min-max normalised BM25) (Phase 3/7); 0.6 measured best on LoCoMo's tuning
+            conversations together with the spreading gains (0.65-0.8 and a min-max cosine
+            lost recall or session hits).
+        spread_depth: default Phase 4 depth: 0 turns spreading off; otherwise spreading runs
+            one composed step from the seeds, following typed edges up to this many links.
+        hop_factor: activation multiplier per spreading link (the spec's 0.5, Collins &
+            Loftus 1975).
+        per_node: links kept per seed.
+        conversation_window: conversation neighbours: messages within this many positions.
+        neighbour_weight, neighbour_decay: link weight of the adjacent message, and its factor
+            per further position.
+        entity_weight: link weight of an Entity/Tag shared by two memories only; a shared node
+            of degree d links with ``entity_weight / log2(1 + d)`` (IDF-like).
+        max_entity_fanout: an Entity/Tag with more mentions only reinforces memories already
+            activated (bounds the expansion of hubs; their weight is small anyway).
+        temporal_link_weight: link weight of temporal proximity (memories outside a
+            conversation whose valid_from lie within ``temporal_window_seconds``).
+        temporal_window_seconds: "same time window" for temporal proximity.
+        spread_gain, session_gain: how much received and session activation add to the
+            relevance signal of Phase 7 (0.5 and 0.1: best R@10 + session hit@1 on LoCoMo's
+            tuning conversations, one memory per turn; 0.4-0.6 and 0.05-0.15 are within 0.005).
+        session_saturation: summed activation at which a conversation's session activation
+            reaches 1.
+        outside_range_factor: composite multiplier of a memory outside the query's named time
+            range (Phase 7).
         causal_depth: default Phase 6 depth (1..4 links); ``causal_weight`` scales it.
         causal_max_paths: paths kept per seed and direction.
         causal_hop_factor: causal relevance multiplier per extra link on a chain.
         duplicate_threshold: Phase 8 near-duplicate cosine (the spec's 0.95).
-        duplicate_pool_factor: Phase 8 checks this many x top_k ranked candidates for duplicates.
+        reflection_cap, reflection_window: at most this many REFLECTIONs among the first
+            ``reflection_window`` results (Phase 8; the peer's ``reflection_topk_cap``).
+        calibration: Phase 9's map from scores to confidence.
     """
 
     model_config = _FROZEN
 
     profiles: dict[Pathway, PathwayProfile] = Field(default_factory=default_profiles)
-    vector_share: float = Field(default=0.65, ge=0.0, le=1.0)
+    vector_share: float = Field(default=0.6, ge=0.0, le=1.0)
     spread_depth: int = Field(default=2, ge=0, le=3)
     hop_factor: float = Field(default=0.5, gt=0.0, le=1.0)
     per_node: int = Field(default=6, ge=1, le=100)
-    max_entity_degree: PositiveCount = 40
+    conversation_window: int = Field(default=2, ge=0, le=50)
+    neighbour_weight: float = Field(default=1.0, ge=0.0, le=1.0)
+    neighbour_decay: float = Field(default=0.5, ge=0.0, le=1.0)
     entity_weight: float = Field(default=0.6, ge=0.0, le=1.0)
+    max_entity_fanout: PositiveCount = 50
     temporal_link_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     temporal_window_seconds: Count = 3600
+    spread_gain: float = Field(default=0.5, ge=0.0, le=1.0)
+    session_gain: float = Field(default=0.1, ge=0.0, le=1.0)
+    session_saturation: float = Field(default=3.0, gt=0.0)
+    outside_range_factor: float = Field(default=0.5, ge=0.0, le=1.0)
     causal_depth: int = Field(default=3, ge=1, le=4)
     causal_max_paths: int = Field(default=25, ge=1, le=500)
     causal_hop_factor: float = Field(default=0.85, gt=0.0, le=1.0)
     duplicate_threshold: float = Field(default=0.95, gt=0.0, le=1.0)
-    duplicate_pool_factor: int = Field(default=3, ge=1, le=20)
+    reflection_cap: int = Field(default=1, ge=0, le=100)
+    reflection_window: int = Field(default=5, ge=1, le=100)
+    calibration: Calibration = Field(default_factory=Calibration)
 
     def causal_depth_for(self, causal_weight: float | None) -> int:
         """Phase 6 depth: the default, or ``1 + round(3 * causal_weight)`` when the request

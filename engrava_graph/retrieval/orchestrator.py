@@ -3,10 +3,12 @@ Rank -> Filter -> Score -> Return.
 
 Only this module times phases, counts candidates and assembles responses; the phases
 themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
-:mod:`.scoring`. One run costs few round trips: the two activation arms in parallel (per
-sub-query on the attention pathway), one per spreading hop, one for candidate records, one for
-causal chains (causal queries only), one for the embeddings of the top candidates. The query
-and its sub-queries are embedded in one provider call, on a worker thread (Phase 1).
+:mod:`.scoring`. The cycle reads a store only through its :class:`~.deps.CycleDeps`. One run
+costs few round trips: the two activation arms in parallel (per sub-query on the attention
+pathway), one composed statement for spreading, the candidate records and the near-duplicate
+pairs, and one for causal chains (causal queries only). The query and its sub-queries are
+embedded in one provider call, on a worker thread (Phase 1). Phase timings are wall-clock
+stages around these calls (the composed statement counts as "spread").
 """
 
 from __future__ import annotations
@@ -15,13 +17,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.retrieval import phases
 from engrava_graph.retrieval.config import RetrievalConfig
+from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.encode import encode_query
-from engrava_graph.retrieval.filtering import collapse_near_duplicates
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import (
     PHASES,
@@ -35,9 +35,6 @@ from engrava_graph.retrieval.route import route, select_pathway
 from engrava_graph.retrieval.scoring import PATHWAY_WEIGHTS, RankWeights, tune_weights
 from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores, QueryEncoding
 from engrava_graph.search.fusion import RecencyReference, resolve_recency
-
-if TYPE_CHECKING:
-    from engrava_graph.core import Neo4jEngravaCore
 
 
 @dataclass
@@ -58,6 +55,8 @@ class CycleRun:
     weights: RankWeights | None = None
     decay_axis: str | None = None
     vector_strategy: str | None = None
+    config: RetrievalConfig = field(default_factory=RetrievalConfig)
+    has_vector: bool = False
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
@@ -69,15 +68,15 @@ class CycleRun:
             self.timings[name] = round((time.perf_counter() - start) * 1000.0, 3)
 
     def _memory(self, c: phases.Candidate) -> RetrievedMemory:
-        record = c.record
-        assert record is not None and self.pathway is not None
+        fields = c.fields
+        assert fields is not None and self.pathway is not None
         return RetrievedMemory(
-            thought_id=c.thought_id, text=record.essence, confidence=phases.finite(c.confidence),
-            pathway=self.pathway, thought_type=record.thought_type.value,
-            metadata=record.metadata, created_at=record.created_at,
-            last_accessed_at=record.last_accessed_at, valid_from=record.valid_from,
+            thought_id=c.thought_id, text=fields.essence, confidence=phases.finite(c.confidence),
+            pathway=self.pathway, thought_type=fields.thought_type,
+            metadata=fields.metadata, created_at=fields.created_at,
+            last_accessed_at=fields.last_accessed_at, valid_from=fields.valid_from,
             causal_links=sorted(c.links, key=lambda link: (link.hops, link.edge_id)),
-            reached_by=c.reached_by)  # type: ignore[arg-type]
+            reached_by=c.reached_by, via=c.via)  # type: ignore[arg-type]
 
     def response(self) -> RetrievalResponse:
         """Phase 10's response."""
@@ -96,7 +95,7 @@ class CycleRun:
         assert self.pathway_scores is not None and self.weights is not None
         traces = None
         if level == "debug":
-            traces = [self._trace(c) for c in sorted(
+            traces = [self._trace(c, self.config, self.has_vector) for c in sorted(
                 self.candidates.values(), key=lambda c: (-c.confidence, c.thought_id))]
         return Explanation(
             level=level, query=self.encoding.text, intent=self.encoding.intent,  # type: ignore[arg-type]
@@ -110,12 +109,14 @@ class CycleRun:
             candidates=traces)
 
     @staticmethod
-    def _trace(c: phases.Candidate) -> CandidateTrace:
+    def _trace(c: phases.Candidate, config: RetrievalConfig, has_vector: bool) -> CandidateTrace:
         s = c.signals
-        record = c.record
         return CandidateTrace(
-            thought_id=c.thought_id, text=record.essence if record else "", reached_by=c.reached_by,
-            hops=c.hops, similarity=s.similarity if s else 0.0, temporal=s.temporal if s else 0.0,
+            thought_id=c.thought_id, text=c.fields.essence if c.fields else "",
+            reached_by=c.reached_by, via=c.via, hops=c.hops,
+            direct_similarity=phases.finite(c.similarity(config, has_vector)),
+            spread=phases.finite(c.spread), session=phases.finite(c.session),
+            similarity=s.similarity if s else 0.0, temporal=s.temporal if s else 0.0,
             causal=s.causal if s else 0.0, importance=s.importance if s else 0.0,
             access_frequency=s.access_frequency if s else 0.0,
             activation=s.activation if s else c.activation,
@@ -124,16 +125,14 @@ class CycleRun:
 
 
 class RetrievalCycle:
-    """Runs the 10-phase cycle for one store (one namespace).
+    """Runs the 10-phase cycle for one namespace.
 
     Args:
-        store: the :class:`~engrava_graph.core.Neo4jEngravaCore` to read.
-        config: the cycle's constants.
+        deps: what the cycle reads (connection, arms, embedder, access callback, configs).
     """
 
-    def __init__(self, store: Neo4jEngravaCore, config: RetrievalConfig | None = None) -> None:
-        self.store = store
-        self.config = config or RetrievalConfig()
+    def __init__(self, deps: CycleDeps) -> None:
+        self.deps = deps
 
     async def run(self, request: RetrieveRequest) -> CycleRun:
         """Run every phase for ``request``.
@@ -145,80 +144,73 @@ class RetrievalCycle:
             CycleProviderError: the store's cycle provider returned an invalid cycle.
             EmbeddingError: the provider failed.
         """
-        run = CycleRun(request)
-        store, config = self.store, self.config
+        deps, config = self.deps, self.deps.config
+        run = CycleRun(request, config=config)
         recency = self._recency(request)
         with run.phase("encode"):
             run.encoding = encode_query(request.query, now=request.now)
             queries = (run.encoding.sub_queries if request.pathway in ("auto", Pathway.ATTENTION)
                        else [run.encoding.text])
-            vectors = dict(zip(queries, await store.embed_queries(queries), strict=True))
+            vectors = dict(zip(queries, await deps.embed(queries), strict=True))
         with run.phase("route"):
             run.pathway_scores = route(run.encoding)
             run.pathway = select_pathway(run.pathway_scores, request.pathway)
             profile = config.profiles[run.pathway]
             queries = queries if profile.decompose else [run.encoding.text]
         vector = vectors[run.encoding.text]
-        has_vector = vector is not None
-        scope = store.retrievable_scope(include_archived=request.include_archived,
-                                        filters=request.metadata(), now=request.now)
+        run.has_vector = has_vector = vector is not None
+        scope = deps.retrievable(include_archived=request.include_archived,
+                                 filters=request.metadata(), now=request.now)
         with run.phase("activate"):
             run.candidates, run.vector_strategy = await phases.activate(
-                store, queries, [vectors[q] for q in queries], profile, scope)
+                deps, queries, [vectors[q] for q in queries], profile, scope)
             run.activated = len(run.candidates)
-            phases.initial_activation(run.candidates, config, has_vector)
-        seeds = phases.top_seeds(run.candidates, profile.seeds, config, has_vector)
+        seeds = phases.top_seeds(run.candidates, profile.seeds)
         depth = config.spread_depth if request.spread_depth is None else request.spread_depth
         with run.phase("spread"):
-            if depth and seeds:
-                await phases.spread(store, run.candidates, seeds, vector, depth, config, scope)
-            else:
+            if not depth or not seeds:
                 run.skipped["spread"] = "spread_depth is 0" if not depth else "nothing activated"
+            if run.candidates:
+                await phases.gather(deps, run.candidates, seeds, vector, depth, scope)
+            if depth:
+                phases.session_activation(run.candidates, config)
             run.after_spread = len(run.candidates)
-        run.decay_axis = self._axis(request, recency)
-        with run.phase("decay"):
-            await self._load_and_decay(run, vector, scope, recency)
-            if run.decay_axis is None:
-                run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
         with run.phase("cause"):
             if run.encoding.intent is Intent.CAUSAL and seeds:
-                run.links = await phases.cause(store, run.candidates, seeds,
+                run.links = await phases.cause(deps, run.candidates, seeds,
                                                config.causal_depth_for(request.causal_weight),
-                                               config)
-                await self._load_and_decay(run, vector, scope, recency)
+                                               vector, scope)
             else:
                 run.skipped["cause"] = f"intent is {run.encoding.intent.value}"
+        run.decay_axis = self._axis(request, recency)
+        with run.phase("decay"):
+            phases.decay(run.candidates, axis=run.decay_axis, now=request.now, recency=recency,
+                         decay_rate=deps.time_config.access_decay_rate, temporal=run.encoding.temporal)
+            if run.decay_axis is None:
+                run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
         with run.phase("rank"):
             run.weights = self._weights(run, request)
             ranked = phases.rank(run.candidates, run.weights, config=config,
                                  has_vector=has_vector)
         with run.phase("filter"):
-            kept = await self._filter(run, ranked)
+            distinct = phases.cap_reflections(phases.collapse_duplicates(ranked),
+                                              config.reflection_cap, config.reflection_window)
         with run.phase("score"):
-            scored = phases.score(kept, run.weights)
+            phases.score(distinct, config)
+            kept = phases.min_confidence(distinct, request.min_confidence)
         with run.phase("return"):
-            run.final = scored[:request.top_k]
-            for c in scored[request.top_k:]:
+            run.final = kept[:request.top_k]
+            for c in kept[request.top_k:]:
                 c.dropped_in, c.reason = "return", f"below top_k={request.top_k}"
-            store._track([c.thought_id for c in run.final])
+            deps.track([c.thought_id for c in run.final])
         return run
-
-    async def _load_and_decay(self, run: CycleRun, vector: list[float] | None,
-                              scope: dict[str, object],
-                              recency: RecencyReference | None) -> None:
-        """Load records of candidates that have none, then set their temporal relevance."""
-        assert run.encoding is not None
-        await phases.load_records(self.store, run.candidates, vector, scope)
-        phases.decay(run.candidates, axis=run.decay_axis, now=run.request.now, recency=recency,
-                     decay_rate=self.store.time_config.access_decay_rate,
-                     temporal=run.encoding.temporal)
 
     def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
         explicit = request.current_cycle
-        provider = (resolve_cycle(None, self.store.cycle_provider)
+        provider = (resolve_cycle(None, self.deps.cycle_provider)
                     if explicit is None and request.recency_now is None else None)
         return resolve_recency(current_cycle=explicit, recency_now=request.recency_now,
-                               provider_cycle=provider, config=self.store.time_config)
+                               provider_cycle=provider, config=self.deps.time_config)
 
     @staticmethod
     def _axis(request: RetrieveRequest, recency: RecencyReference | None) -> str | None:
@@ -242,29 +234,3 @@ class RetrievalCycle:
             causal_weight = 0.0
         return tune_weights(PATHWAY_WEIGHTS[run.pathway], temporal_weight=temporal_weight,
                             causal_weight=causal_weight)
-
-    async def _filter(self, run: CycleRun,
-                      ranked: list[phases.Candidate]) -> list[phases.Candidate]:
-        """Phase 8: near-duplicates (cosine > threshold, the higher-ranked one stays) among the
-        top ``duplicate_pool_factor x top_k``, then ``min_confidence``."""
-        request, config = run.request, self.config
-        assert run.weights is not None
-        pool = ranked[:config.duplicate_pool_factor * request.top_k]
-        for c in ranked[len(pool):]:
-            c.dropped_in, c.reason = "return", "outside the ranked pool"
-        vectors = await phases.load_vectors(self.store, [c.thought_id for c in pool])
-        kept_ids, dropped = collapse_near_duplicates(
-            [c.thought_id for c in pool], vectors, threshold=config.duplicate_threshold)
-        for c in pool:
-            if c.thought_id in dropped:
-                c.dropped_in, c.reason = "filter", f"near-duplicate of {dropped[c.thought_id]}"
-        kept = [c for c in pool if c.thought_id in set(kept_ids)]
-        phases.score(kept, run.weights)
-        survivors = []
-        for c in kept:
-            if c.confidence < request.min_confidence:
-                c.dropped_in = "filter"
-                c.reason = f"confidence {c.confidence:.3f} < min_confidence {request.min_confidence}"
-            else:
-                survivors.append(c)
-        return survivors

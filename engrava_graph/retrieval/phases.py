@@ -1,47 +1,95 @@
-"""Phases 3-9 of the 000 cycle over Neo4j, each a small function with typed input and output.
+"""Phases 3-9 of the 000 cycle over Neo4j, in phase order, each a small function with typed
+input and output.
 
-The orchestrator (:mod:`.orchestrator`) times them, counts candidates and assembles the
-response; nothing here reads a clock or builds Cypher (statements come from ``cypher/``).
+Round trips: Phase 3 runs the two search arms (in parallel); Phases 4 and 8 and the candidate
+records are one composed statement (``cypher/retrieval/gather.cypher``: spreading, fields,
+cosine to the query and near-duplicate pairs, computed in Cypher, so no vector is shipped);
+Phase 6 is one more statement, for causal queries only. The orchestrator
+(:mod:`.orchestrator`) times them, counts candidates and assembles the response; nothing here
+reads a clock or builds Cypher.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import numpy as np
-
-from engrava_graph.graph.mapping import thought_from_properties
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
-from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
+from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import (
     CandidateSignals,
     RankWeights,
     access_frequency_score,
+    calibrated_confidence,
     composite_score,
-    confidence,
     decay_factor,
     importance_score,
 )
 from engrava_graph.retrieval.types import TemporalRange
 from engrava_graph.search.fusion import RecencyReference, min_max
 
-if TYPE_CHECKING:
-    from engrava_graph.core import Neo4jEngravaCore
-
-_SPREAD = cypher("retrieval/spread_hop")
+_GATHER = cypher("retrieval/gather")
 _CAUSAL = cypher("retrieval/causal_chains")
-_CANDIDATES = cypher("retrieval/candidates")
-_EMBEDDINGS = cypher("retrieval/embeddings")
 
 SECONDS_PER_DAY = 86_400.0
+
+
+def _native(value: Any) -> Any:
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+@dataclass(frozen=True)
+class MemoryFields:
+    """What ranking and the response read of one memory (``retrieval/_candidate_fields``)."""
+
+    thought_id: str
+    essence: str
+    thought_type: str
+    metadata: dict[str, Any]
+    priority: str
+    confidence: float | None
+    pinned: bool
+    access_count: int
+    created_at: datetime | None
+    updated_at: datetime | None
+    updated_cycle: int
+    last_accessed_at: datetime | None
+    valid_from: datetime | None
+    conversation_id: str | None
+    position: int | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> MemoryFields:
+        """Build from the statement's ``fields`` map (Neo4j temporals made native)."""
+        return cls(
+            thought_id=row["thought_id"], essence=row["essence"] or "",
+            thought_type=row["thought_type"], metadata=json.loads(row["metadata_json"] or "{}"),
+            priority=row["priority"] or Priority.P3.value, confidence=row["confidence"],
+            pinned=bool(row["pinned"]), access_count=int(row["access_count"]),
+            created_at=_native(row["created_at"]), updated_at=_native(row["updated_at"]),
+            updated_cycle=int(row["updated_cycle"] or 0),
+            last_accessed_at=_native(row["last_accessed_at"]),
+            valid_from=_native(row["valid_from"]), conversation_id=row["conversation_id"],
+            position=row["position"])
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """One spreading link into a candidate: the seed it came from, the source (an edge type,
+    ``CONVERSATION``, ``ENTITY``, ``TAG``, ``TEMPORAL`` or ``SESSION``) and the activation it
+    passed on."""
+
+    from_id: str
+    via: str
+    activation: float
 
 
 @dataclass
@@ -51,21 +99,31 @@ class Candidate:
     Attributes:
         thought_id: the memory.
         reached_by: "activation", "spread" or "cause"; hops: links from the activated set.
-        activation: 1 when activated, ``parent * hop_factor * link weight`` when spread to.
+        activation: Phase 3 level: the direct similarity relative to the best match (1.0 for
+            the best; 0 for a memory only spreading or the causal walk reached).
         cosine: cosine to the query in [0, 1] (None without a vector); keyword: normalised BM25.
+        spread: activation received over links (Phase 4), capped at 1; session: activation of
+            its conversation (Phase 4, session level); arrivals: where spreading came from.
         causal: Phase 6 relevance; links: the causal chain through it.
+        temporal: Phase 5 relevance; in_range: whether its time is in the query's range.
+        duplicates: candidates whose cosine to it exceeds the near-duplicate threshold.
     """
 
     thought_id: str
     reached_by: str = "activation"
     hops: int = 0
-    activation: float = 1.0
+    activation: float = 0.0
     cosine: float | None = None
     keyword: float = 0.0
+    spread: float = 0.0
+    session: float = 0.0
+    arrivals: list[Arrival] = field(default_factory=list)
     causal: float = 0.0
     temporal: float = 0.0
+    in_range: bool | None = None
     links: list[CausalLink] = field(default_factory=list)
-    record: ThoughtRecord | None = None
+    fields: MemoryFields | None = None
+    duplicates: tuple[str, ...] = ()
     signals: CandidateSignals | None = None
     composite: float = 0.0
     confidence: float = 0.0
@@ -73,30 +131,43 @@ class Candidate:
     reason: str | None = None
 
     def similarity(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Fused relevance in [0, 1]: ``vector_share * cosine + (1 - vector_share) * keyword``
+        """Direct relevance in [0, 1]: ``vector_share * cosine + (1 - vector_share) * keyword``
         (keyword alone without a query vector)."""
         if not has_vector:
             return self.keyword
         return (config.vector_share * (self.cosine or 0.0)
                 + (1.0 - config.vector_share) * self.keyword)
 
+    def relevance(self, config: RetrievalConfig, has_vector: bool) -> float:
+        """Phase 7's relevance signal in [0, 1]: the direct similarity plus what spreading
+        brought (``spread_gain x spread + session_gain x session``)."""
+        return min(1.0, self.similarity(config, has_vector) + config.spread_gain * self.spread
+                   + config.session_gain * self.session)
+
+    @property
+    def via(self) -> list[str]:
+        """Explain's view of the sources: ``"CONVERSATION from <id>"``, strongest first."""
+        ordered = sorted(self.arrivals, key=lambda a: (-a.activation, a.via, a.from_id))
+        return [f"{a.via} from {a.from_id}" for a in ordered]
+
 
 # ------------------------------------------------------------------------- Phase 3: activate
-async def activate(store: Neo4jEngravaCore, queries: Sequence[str],
+async def activate(deps: CycleDeps, queries: Sequence[str],
                    vectors: Sequence[list[float] | None], profile: PathwayProfile,
                    scope: dict[str, Any]) -> tuple[dict[str, Candidate], str | None]:
-    """Phase 3: the keyword and vector arms for each (sub-)query, merged by max per memory.
+    """Phase 3: the keyword and vector arms for each (sub-)query, merged by max per memory;
+    each memory's activation is its similarity relative to the best match.
 
     Returns:
         ``({thought_id: Candidate}, vector strategy "exact" | "index" | None)``.
     """
     async def one(query: str, vector: list[float] | None) -> tuple[Any, Any]:
-        keyword = store._arms.fulltext(query, profile.fulltext_k, scope)
+        keyword = deps.arms.fulltext(query, profile.fulltext_k, scope)
         if vector is None:
             return await keyword, ([], None)
         # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
         floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
-        return await asyncio.gather(keyword, store._arms.vector(
+        return await asyncio.gather(keyword, deps.arms.vector(
             vector, profile.vector_k, scope, threshold=floor))
 
     runs = await asyncio.gather(*(one(q, v) for q, v in zip(queries, vectors, strict=True)))
@@ -110,134 +181,84 @@ async def activate(store: Neo4jEngravaCore, queries: Sequence[str],
         for tid, cos in vector_hits:
             c = found.setdefault(tid, Candidate(tid))
             c.cosine = max(c.cosine or 0.0, cos)
+    has_vector = any(v is not None for v in vectors)
+    best = max((c.similarity(deps.config, has_vector) for c in found.values()), default=0.0)
+    for c in found.values():
+        c.activation = c.similarity(deps.config, has_vector) / best if best > 0 else 1.0
     return found, strategy
 
 
-def top_seeds(candidates: Mapping[str, Candidate], n: int, config: RetrievalConfig,
-              has_vector: bool) -> list[Candidate]:
-    """The ``n`` strongest candidates by activation x similarity (ties by id)."""
-    ranked = sorted(candidates.values(), key=lambda c: (
-        -c.activation * c.similarity(config, has_vector), c.thought_id))
-    return ranked[:n]
+def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
+    """The ``n`` most activated candidates (ties by id): where spreading and the causal walk
+    start."""
+    return sorted(candidates.values(), key=lambda c: (-c.activation, c.thought_id))[:n]
 
 
-# --------------------------------------------------------------------------- Phase 4: spread
-async def spread(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
-                 seeds: Sequence[Candidate], vector: list[float] | None, depth: int,
-                 config: RetrievalConfig, scope: dict[str, Any]) -> int:
-    """Phase 4: spreading activation, ``depth`` hops: each link passes on
-    ``parent activation x hop_factor x link weight``, and what a memory receives adds up
-    (capped at 1), as in Collins & Loftus (1975). New memories join ``candidates``
-    (reached_by "spread"); each further hop spreads from the strongest ``len(seeds)`` arrivals.
+# ------------------------------------------------------- Phase 4: spread (+ records, Phase 8)
+async def gather(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Sequence[Candidate],
+                 vector: list[float] | None, depth: int, scope: dict[str, Any]) -> None:
+    """Phase 4 and the candidate records, one statement (``retrieval/gather``).
 
-    Returns:
-        How many memories spreading added.
+    Spreading runs from ``seeds`` (none when ``depth`` is 0): a link passes on ``seed
+    activation x hop_factor x link weight``, and what a memory receives adds up (capped at 1),
+    as in Collins & Loftus (1975). Memories reached only by spreading join ``candidates``
+    (reached_by "spread"). Every candidate gets its fields, its cosine to the query and its
+    near-duplicates; one that is not retrievable under ``scope`` (or vanished) leaves.
     """
-    frontier = list(seeds)
-    added = 0
-    for hop in range(1, depth + 1):
-        if not frontier:
-            break
-        rows = await store.executor.read(
-            _SPREAD, frontier=[c.thought_id for c in frontier], vector=vector,
-            per_node=config.per_node, max_entity_degree=config.max_entity_degree,
-            window_seconds=config.temporal_window_seconds, entity_weight=config.entity_weight,
-            temporal_weight=config.temporal_link_weight, **scope)
-        parents = {c.thought_id: c for c in frontier}
-        received: dict[str, float] = {}
-        similarity: dict[str, float | None] = {}
-        for row in rows:
-            strength = parents[row["from_id"]].activation * config.hop_factor * float(row["weight"])
-            received[row["thought_id"]] = received.get(row["thought_id"], 0.0) + strength
-            similarity[row["thought_id"]] = row["similarity"]
-        arrivals: dict[str, Candidate] = {}
-        for tid, boost in sorted(received.items()):
-            existing = candidates.get(tid)
-            if existing is not None:
-                existing.activation = min(1.0, existing.activation + boost)
-                continue
-            arrivals[tid] = Candidate(tid, reached_by="spread", hops=hop,
-                                      activation=min(1.0, boost), cosine=similarity[tid])
-        candidates.update(arrivals)
-        added += len(arrivals)
-        frontier = top_seeds(arrivals, len(seeds), config, vector is not None)
-    return added
-
-
-def initial_activation(candidates: Mapping[str, Candidate], config: RetrievalConfig,
-                       has_vector: bool) -> None:
-    """Phase 3's activation level of each directly activated memory: its similarity relative to
-    the best match (the best starts at 1.0), so spreading can lift weaker matches that many
-    strong ones point to (activation sums, Collins & Loftus 1975)."""
-    best = max((c.similarity(config, has_vector) for c in candidates.values()), default=0.0)
-    for c in candidates.values():
-        c.activation = c.similarity(config, has_vector) / best if best > 0 else 1.0
-
-
-# ---------------------------------------------------------------------------- Phase 6: cause
-async def cause(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
-                seeds: Sequence[Candidate], depth: int,
-                config: RetrievalConfig) -> list[CausalLink]:
-    """Phase 6: directed BFS from the seeds to causes (CAUSED_BY forwards, LEADS_TO backwards)
-    and effects. A memory ``h`` links from a seed scores ``seed activation * prod(link
-    confidence) * causal_hop_factor ** (h - 1)`` (so chains from the best-matching memory
-    count most, nearer links more than farther ones); the seed scores its best chain. Memories
-    reached only here join the candidates (reached_by "cause", activation = that score).
-
-    Returns:
-        Every traversed link once (at its smallest distance from a seed), nearest first.
-    """
-    rows = await store.executor.read(_CAUSAL, namespace=store.namespace,
-                                     seed_ids=[s.thought_id for s in seeds], max_depth=depth,
-                                     max_paths=config.causal_max_paths)
-    traversed: dict[str, CausalLink] = {}
+    config = deps.config
+    rows = await deps.executor.read(
+        _GATHER, activated=list(candidates), seeds=[s.thought_id for s in seeds] if depth else [],
+        vector=vector, edge_depth=max(depth, 1), window=config.conversation_window,
+        per_node=config.per_node, neighbour_weight=config.neighbour_weight,
+        neighbour_decay=config.neighbour_decay, entity_weight=config.entity_weight,
+        max_fanout=config.max_entity_fanout, window_seconds=config.temporal_window_seconds,
+        temporal_weight=config.temporal_link_weight,
+        duplicate_threshold=config.duplicate_threshold, **scope)
+    seen: dict[str, Candidate] = {}
     for row in rows:
-        seed = candidates[row["seed_id"]]
-        score = seed.activation
-        for hops, (link, node_id) in enumerate(zip(row["links"], row["path"][1:],
-                                                   strict=True), start=1):
-            score *= float(link["confidence"]) * (config.causal_hop_factor if hops > 1 else 1.0)
-            causal_link = CausalLink(hops=hops, direction=row["direction"], **link)
-            best = traversed.get(causal_link.edge_id)
-            if best is None or hops < best.hops:
-                traversed[causal_link.edge_id] = causal_link
-            node = candidates.get(node_id)
-            if node is None:
-                node = candidates[node_id] = Candidate(node_id, reached_by="cause", hops=hops,
-                                                       activation=score)
-            node.causal = max(node.causal, score)
-            for holder in (node, seed):
-                if all(existing.edge_id != causal_link.edge_id for existing in holder.links):
-                    holder.links.append(causal_link)
-            seed.causal = max(seed.causal, score)
-    return sorted(traversed.values(), key=lambda link: (link.hops, link.direction, link.edge_id))
-
-
-# ----------------------------------------------------------- records for Phases 5, 7, 8, 9
-async def load_records(store: Neo4jEngravaCore, candidates: dict[str, Candidate],
-                       vector: list[float] | None, scope: dict[str, Any]) -> None:
-    """Attach a record and the cosine to the query to every candidate that has none yet (one
-    round trip); a candidate that is not retrievable under ``scope`` (or vanished) is dropped."""
-    missing = [tid for tid, c in candidates.items() if c.record is None]
-    if not missing:
-        return
-    rows = await store.executor.read(_CANDIDATES, thought_ids=missing, vector=vector, **scope)
-    seen = set()
-    for row in rows:
-        record = thought_from_properties(row["thought"])
-        c = candidates[record.thought_id]
-        c.record = record
+        fields = MemoryFields.from_row(row["fields"])
+        c = candidates.get(fields.thought_id) or Candidate(fields.thought_id, reached_by="spread",
+                                                           hops=1)
+        c.fields = fields
         if row["similarity"] is not None:
             c.cosine = max(c.cosine or 0.0, float(row["similarity"]))
-        seen.add(record.thought_id)
-    for gone in set(missing) - seen:
-        del candidates[gone]
+        c.duplicates = tuple(sorted(row["duplicates"]))
+        for arrival in row["arrivals"]:
+            parent = candidates.get(arrival["from_id"])
+            strength = (parent.activation if parent else 0.0) * config.hop_factor * float(
+                arrival["weight"])
+            c.arrivals.append(Arrival(arrival["from_id"], arrival["via"], strength))
+        c.spread = min(1.0, sum(a.activation for a in c.arrivals))
+        seen[c.thought_id] = c
+    candidates.clear()
+    candidates.update(seen)
+
+
+def session_activation(candidates: Mapping[str, Candidate], config: RetrievalConfig) -> None:
+    """Phase 4, session level: a conversation accumulates the activation of its directly
+    matched messages (``sum / session_saturation``, capped at 1) and passes it to each of its
+    messages among the candidates (as an arrival ``SESSION from <conversation_id>``)."""
+    totals: dict[str, float] = {}
+    for c in _messages(candidates.values()):
+        assert c.fields is not None and c.fields.conversation_id is not None
+        totals[c.fields.conversation_id] = totals.get(c.fields.conversation_id, 0.0) + c.activation
+    for c in _messages(candidates.values()):
+        assert c.fields is not None and c.fields.conversation_id is not None
+        c.session = min(1.0, totals[c.fields.conversation_id] / config.session_saturation)
+        if c.session > 0 and c.reached_by == "spread":
+            c.arrivals.append(Arrival(c.fields.conversation_id, "SESSION", c.session))
+
+
+def _messages(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
+    return (c for c in candidates
+            if c.fields is not None and c.fields.conversation_id is not None
+            and c.fields.position is not None)
 
 
 # ---------------------------------------------------------------------------- Phase 5: decay
-def memory_time(record: ThoughtRecord) -> datetime | None:
+def memory_time(fields: MemoryFields) -> datetime | None:
     """When a memory happened: valid_from, else created_at."""
-    return record.valid_from or record.created_at
+    return fields.valid_from or fields.created_at
 
 
 def in_range(when: datetime | None, temporal: TemporalRange) -> bool:
@@ -251,71 +272,177 @@ def in_range(when: datetime | None, temporal: TemporalRange) -> bool:
 def decay(candidates: Mapping[str, Candidate], *, axis: str | None, now: datetime | None,
           recency: RecencyReference | None, decay_rate: float,
           temporal: TemporalRange | None) -> None:
-    """Phase 5: set each candidate's temporal relevance in [0, 1].
+    """Phase 5: set each candidate's temporal relevance in [0, 1] and whether it lies in the
+    query's time range.
 
-    - ``"access"`` axis: ``1 / (1 + age_days * decay_rate)`` with age from the last access,
-      else from creation (an access resets the clock); P1 or pinned memories do not decay
-      ("marked high-importance").
+    - ``"access"`` axis: ``1 / (1 + age_days * decay_rate)``, the age counted from the last
+      access (an access resets the clock), else from when the memory happened (valid_from),
+      else from its creation; P1 or pinned memories do not decay ("marked high-importance").
     - ``"cycle"`` / ``"transaction"`` axis: the 003 recency of :mod:`.fusion`.
-    - With a time range in the query (Phase 1), relevance is the mean of the decay value and
-      whether the memory's time (valid_from, else created_at) falls in the range.
+    - With a time range in the query (Phase 1), relevance is 1 inside the range and the decay
+      value times 0.5 outside (the range decides; Phase 7 also penalises what lies outside).
     """
+    has_range = temporal is not None and bool(temporal.start or temporal.end)
     for c in candidates.values():
-        record = c.record
-        if record is None:
-            continue
+        fields = c.fields
+        assert fields is not None
         if axis == "access" and now is not None:
-            if record.pinned or record.priority is Priority.P1:
+            if fields.pinned or fields.priority == Priority.P1.value:
                 value = 1.0
             else:
-                since = record.last_accessed_at or record.created_at
+                since = fields.last_accessed_at or memory_time(fields)
                 age_days = 0.0 if since is None else (now - since).total_seconds() / SECONDS_PER_DAY
                 value = decay_factor(age_days, decay_rate)
         elif axis in ("cycle", "transaction") and recency is not None:
-            value = recency.score(record.updated_cycle, record.updated_at, record.created_at)
+            value = recency.score(fields.updated_cycle, fields.updated_at, fields.created_at)
         else:
             value = 0.0
-        if temporal is not None and (temporal.start or temporal.end):
-            hit = 1.0 if in_range(memory_time(record), temporal) else 0.0
-            value = hit if axis is None else 0.5 * value + 0.5 * hit
+        if has_range:
+            assert temporal is not None
+            c.in_range = in_range(memory_time(fields), temporal)
+            value = 1.0 if c.in_range else 0.5 * value
         c.temporal = value
+
+
+# ---------------------------------------------------------------------------- Phase 6: cause
+async def cause(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Sequence[Candidate],
+                depth: int, vector: list[float] | None,
+                scope: dict[str, Any]) -> list[CausalLink]:
+    """Phase 6: directed BFS from the seeds to causes (CAUSED_BY forwards, LEADS_TO backwards)
+    and effects. A memory ``h`` links from a seed scores ``seed activation * prod(link
+    confidence) * causal_hop_factor ** (h - 1)`` (so chains from the best-matching memory
+    count most, nearer links more than farther ones); the seed scores its best chain. Memories
+    reached only here join the candidates (reached_by "cause", their fields from the same
+    statement) when retrievable under ``scope``.
+
+    Returns:
+        Every traversed link once (at its smallest distance from a seed), nearest first.
+    """
+    config = deps.config
+    rows = await deps.executor.read(_CAUSAL, seed_ids=[s.thought_id for s in seeds],
+                                    max_depth=depth, max_paths=config.causal_max_paths,
+                                    vector=vector, **scope)
+    traversed: dict[str, CausalLink] = {}
+    for row in rows:
+        seed = candidates.get(row["seed_id"])
+        if seed is None:
+            continue
+        score = seed.activation
+        nodes = row["nodes"][1:]
+        for hops, (link, node_row) in enumerate(zip(row["links"], nodes, strict=True), start=1):
+            score *= float(link["confidence"]) * (config.causal_hop_factor if hops > 1 else 1.0)
+            causal_link = CausalLink(hops=hops, direction=row["direction"], **link)
+            best = traversed.get(causal_link.edge_id)
+            if best is None or hops < best.hops:
+                traversed[causal_link.edge_id] = causal_link
+            node = _causal_node(candidates, node_row, hops)
+            holders = [seed] if node is None else [node, seed]
+            if node is not None:
+                node.causal = max(node.causal, score)
+            for holder in holders:
+                if all(existing.edge_id != causal_link.edge_id for existing in holder.links):
+                    holder.links.append(causal_link)
+            seed.causal = max(seed.causal, score)
+    return sorted(traversed.values(), key=lambda link: (link.hops, link.direction, link.edge_id))
+
+
+def _causal_node(candidates: dict[str, Candidate], row: Mapping[str, Any],
+                 hops: int) -> Candidate | None:
+    """The candidate for a node on a causal path (added when new and retrievable)."""
+    thought_id = row["fields"]["thought_id"]
+    node = candidates.get(thought_id)
+    if node is None and row["retrievable"]:
+        node = candidates[thought_id] = Candidate(
+            thought_id, reached_by="cause", hops=hops,
+            cosine=None if row["similarity"] is None else float(row["similarity"]),
+            fields=MemoryFields.from_row(row["fields"]))
+    return node
 
 
 # ---------------------------------------------------------------------------- Phase 7: rank
 def rank(candidates: Mapping[str, Candidate], weights: RankWeights, *,
          config: RetrievalConfig, has_vector: bool) -> list[Candidate]:
-    """Phase 7: the composite score of each candidate (its signals kept for explain);
-    returned best composite first (ties by id)."""
+    """Phase 7: the composite score of each candidate (its signals kept for explain); a memory
+    outside the query's named time range has its composite multiplied by
+    ``config.outside_range_factor`` (a range narrows, it does not only nudge). Returned best
+    composite first (ties by id)."""
     for c in candidates.values():
-        record = c.record
-        assert record is not None
+        fields = c.fields
+        assert fields is not None
         c.signals = CandidateSignals(
             thought_id=c.thought_id,
-            similarity=min(1.0, c.similarity(config, has_vector)),
+            similarity=c.relevance(config, has_vector),
             temporal=c.temporal, causal=min(1.0, c.causal),
-            importance=importance_score(record.priority.value, record.confidence),
-            access_frequency=access_frequency_score(record.access_count),
-            activation=min(1.0, c.activation))
+            importance=importance_score(fields.priority, fields.confidence),
+            access_frequency=access_frequency_score(fields.access_count),
+            activation=min(1.0, max(c.activation, c.spread)))
         c.composite = composite_score(c.signals, weights)
+        if c.in_range is False:
+            c.composite *= config.outside_range_factor
     return sorted(candidates.values(), key=lambda c: (-c.composite, c.thought_id))
 
 
-# --------------------------------------------------------------------------- Phase 9: score
-def score(ranked: Sequence[Candidate], weights: RankWeights) -> list[Candidate]:
-    """Phase 9: each candidate's confidence (:func:`.scoring.confidence`); returned by
-    confidence descending (ties by id), the order of the response."""
-    for c in ranked:
-        assert c.signals is not None
-        c.confidence = confidence(c.signals, weights)
-    return sorted(ranked, key=lambda c: (-c.confidence, c.thought_id))
-
-
 # ---------------------------------------------------------------------------- Phase 8: filter
-async def load_vectors(store: Neo4jEngravaCore, ids: Sequence[str]) -> dict[str, np.ndarray | None]:
-    """Embeddings of ``ids`` for the near-duplicate check (one round trip)."""
-    rows = await store.executor.read(_EMBEDDINGS, namespace=store.namespace, thought_ids=list(ids))
-    return {r["thought_id"]: None if r["embedding"] is None
-            else np.asarray(r["embedding"], dtype=np.float32) for r in rows}
+def collapse_duplicates(ranked: Sequence[Candidate]) -> list[Candidate]:
+    """Phase 8, near-duplicates: walking the ranking, a candidate whose cosine to a kept,
+    higher-ranked one exceeds the threshold (pairs from ``retrieval/gather``) is dropped."""
+    kept: list[Candidate] = []
+    kept_ids: set[str] = set()
+    for c in ranked:
+        twin = next((d for d in c.duplicates if d in kept_ids), None)
+        if twin is not None:
+            c.dropped_in, c.reason = "filter", f"near-duplicate of {twin}"
+            continue
+        kept.append(c)
+        kept_ids.add(c.thought_id)
+    return kept
+
+
+def min_confidence(candidates: Sequence[Candidate], threshold: float) -> list[Candidate]:
+    """Phase 8, ``min_confidence``: keep candidates whose (Phase 9) confidence reaches it."""
+    survivors = []
+    for c in candidates:
+        if c.confidence < threshold:
+            c.dropped_in = "filter"
+            c.reason = f"confidence {c.confidence:.3f} < min_confidence {threshold}"
+        else:
+            survivors.append(c)
+    return survivors
+
+
+def cap_reflections(ranked: Sequence[Candidate], cap: int, window: int) -> list[Candidate]:
+    """Phase 8, reflections inform, not crowd: at most ``cap`` REFLECTIONs among the first
+    ``window`` results (as the peer's ``reflection_topk_cap``); a reflection over the cap moves
+    down to just after the window, keeping its order among the moved ones."""
+    head: list[Candidate] = []
+    moved: list[Candidate] = []
+    rest: list[Candidate] = []
+    reflections = 0
+    for c in ranked:
+        if len(head) >= window:
+            rest.append(c)
+            continue
+        if c.fields is not None and c.fields.thought_type == "REFLECTION":
+            if reflections >= cap:
+                moved.append(c)
+                continue
+            reflections += 1
+        head.append(c)
+    return head + moved + rest
+
+
+# --------------------------------------------------------------------------- Phase 9: score
+def score(ranked: Sequence[Candidate], config: RetrievalConfig) -> None:
+    """Phase 9: each candidate's confidence, the calibrated probability that it answers the
+    query (:func:`.scoring.calibrated_confidence` of its composite and its lead over the
+    next-ranked candidate), never above the confidence of a higher-ranked one, so the
+    response is ordered by rank and by confidence alike. ``ranked`` must be in Phase 7 order."""
+    ceiling = 1.0
+    for i, c in enumerate(ranked):
+        following = ranked[i + 1].composite if i + 1 < len(ranked) else c.composite
+        ceiling = min(ceiling, calibrated_confidence(c.composite, c.composite - following,
+                                                     config.calibration))
+        c.confidence = ceiling
 
 
 def finite(value: float) -> float:

@@ -51,6 +51,9 @@ class RetrievedMemory(BaseModel):
         thought_type, metadata, created_at, last_accessed_at, valid_from: from the memory.
         causal_links: the causal chain through this memory, when Phase 6 ran (else empty).
         reached_by: ``"activation"``, ``"spread"`` or ``"cause"``.
+        via: the spreading sources that reached it, strongest first, as ``"<SOURCE> from
+            <id>"``: an edge type, ``CONVERSATION`` (a neighbouring message), ``ENTITY`` /
+            ``TAG`` (a shared node), ``TEMPORAL``, or ``SESSION from <conversation_id>``.
     """
 
     model_config = _FROZEN
@@ -66,6 +69,7 @@ class RetrievedMemory(BaseModel):
     valid_from: datetime | None = None
     causal_links: list[CausalLink] = Field(default_factory=list)
     reached_by: Literal["activation", "spread", "cause"] = "activation"
+    via: list[str] = Field(default_factory=list)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -80,7 +84,11 @@ class CandidateTrace(BaseModel):
     Attributes:
         thought_id, text: the candidate.
         reached_by: how it entered (activation, spread, cause); ``hops`` for spread/cause.
-        similarity, temporal, causal, importance, access_frequency, activation: the signals.
+        via: the spreading sources that reached it (as in :class:`RetrievedMemory`).
+        direct_similarity: its own fused cosine/keyword similarity; spread, session: the
+            activation spreading and its conversation passed to it.
+        similarity, temporal, causal, importance, access_frequency, activation: the signals
+            (``similarity`` is the relevance signal: direct similarity plus spreading).
         composite: the Phase 7 score; confidence: the Phase 9 value.
         dropped_in: None if returned, else the phase that removed it ("filter" for
             min_confidence or a near-duplicate, "return" when cut by top_k).
@@ -92,7 +100,11 @@ class CandidateTrace(BaseModel):
     thought_id: str
     text: str
     reached_by: str
+    via: list[str] = Field(default_factory=list)
     hops: int
+    direct_similarity: float = 0.0
+    spread: float = 0.0
+    session: float = 0.0
     similarity: float
     temporal: float
     causal: float

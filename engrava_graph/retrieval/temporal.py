@@ -32,6 +32,11 @@ _LEADING_DIRECTION = re.compile(rf"^(?P<word>{DIRECTION_WORDS})\b", re.IGNORECAS
 _TRAILING_DIRECTION = re.compile(rf"\b(?P<word>{DIRECTION_WORDS})\s+(?:the\s+)?$", re.IGNORECASE)
 _FILLER = re.compile(rf"^(?:(?:{DIRECTION_WORDS}|from|in|on|at|during|of|the)\s+)+", re.IGNORECASE)
 _PREVIOUS_WORD = re.compile(r"(\w+)\W*$")
+_TRAILING_FILLER = re.compile(
+    r"(?:[\s,]+(?:about|regarding|concerning|re|the|a|an|of|for|with|and|or|to|in|on|at|from|"
+    r"by|that|this|we|i|you|they))+[\s,]*$", re.IGNORECASE)
+"""Words dateparser lets a match run on into ("last week about the deploy" matches "last week
+about the"); they are cut off the end of a span."""
 _MERGEABLE_GAP = re.compile(r"[\s,]*")
 _DATE_PIECE = re.compile(
     rf"\d|{DATE_CUE.pattern}|\b(?:{'|'.join(MONTHS + MONTH_ABBREVIATIONS)})\b", re.IGNORECASE
@@ -143,12 +148,14 @@ def _date_spans(text: str, settings: dict[str, Any]) -> list[_Span]:
         if start < 0:
             continue
         cursor = start + len(phrase)
+        phrase = _TRAILING_FILLER.sub("", phrase)
         if not _DATE_PIECE.search(phrase):
             continue
+        end = start + len(phrase)
         if spans and _MERGEABLE_GAP.fullmatch(text[spans[-1].end : start]):
-            spans[-1] = _Span(spans[-1].start, cursor)
+            spans[-1] = _Span(spans[-1].start, end)
         else:
-            spans.append(_Span(start, cursor))
+            spans.append(_Span(start, end))
     return [
         span
         for span in spans

@@ -25,6 +25,7 @@ from engrava_graph.model.namespace import (
     validate_namespace,
 )
 from engrava_graph.retrieval.config import RetrievalConfig
+from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.orchestrator import RetrievalCycle
 from engrava_graph.search.arms import SearchArms
 from engrava_graph.search.fusion import SearchConfig, TimeConfig
@@ -88,7 +89,11 @@ class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, Vecto
         self._access = AccessBuffer()
         self._arms = SearchArms(executor, self.namespace, self.search_config)
         self.retrieval_config = self.options.retrieval_config or RetrievalConfig()
-        self._cycle = RetrievalCycle(self, self.retrieval_config)
+        self._cycle = RetrievalCycle(CycleDeps(
+            executor=executor, namespace=self.namespace, arms=self._arms,
+            embed=self.embed_queries, track=self._track, scope=self.retrievable_scope,
+            config=self.retrieval_config, time_config=self.time_config,
+            cycle_provider=self.cycle_provider))
 
     @classmethod
     def from_uri(cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None,

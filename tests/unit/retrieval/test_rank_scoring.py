@@ -15,8 +15,9 @@ from engrava_graph.retrieval.scoring import (
     CandidateSignals,
     RankWeights,
     access_frequency_score,
+    calibrated_confidence,
+    Calibration,
     composite_score,
-    confidence,
     decay_factor,
     importance_score,
     tune_weights,
@@ -161,58 +162,26 @@ def test_composite_score_is_the_weighted_sum() -> None:
     assert math.isclose(composite_score(s, DEFAULT_WEIGHTS), 0.35 + 0.10 + 0.0 + 0.03 + 0.10)
 
 
-def test_confidence_is_not_raw_similarity() -> None:
-    fresh = signals(similarity=0.8, temporal=1.0, importance=0.8, access_frequency=0.8, causal=0.5)
-    stale = signals(similarity=0.8, temporal=0.05, importance=0.1, access_frequency=0.0, causal=0.0)
-    assert confidence(stale, DEFAULT_WEIGHTS) < 0.4 < confidence(fresh, DEFAULT_WEIGHTS)
+@pytest.mark.parametrize("lead", [0.0, 0.05, 0.2])
+def test_calibrated_confidence_is_monotone_in_the_composite(lead: float) -> None:
+    values = [calibrated_confidence(float(x), lead, Calibration()) for x in np.linspace(0, 1, 21)]
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert all(b >= a for a, b in itertools.pairwise(values))
 
 
-def test_moderate_similarity_with_strong_causal_links_can_be_confident() -> None:
-    s = signals(similarity=0.5, temporal=1.0, causal=1.0, importance=0.8, access_frequency=0.8)
-    assert confidence(s, PATHWAY_WEIGHTS[Pathway.ATTENTION]) > 0.8
+def test_calibrated_confidence_grows_with_the_lead_over_the_next() -> None:
+    values = [calibrated_confidence(0.5, float(x), Calibration()) for x in np.linspace(0, 0.5, 11)]
+    assert all(b >= a for a, b in itertools.pairwise(values))
+    assert calibrated_confidence(0.5, -0.1, Calibration()) == calibrated_confidence(
+        0.5, 0.0, Calibration())
 
 
-@pytest.mark.parametrize("pathway", list(Pathway))
-def test_zero_relevance_cannot_reach_high_confidence(pathway: Pathway) -> None:
-    s = signals(similarity=0.0, temporal=1.0, causal=0.0, importance=1.0, access_frequency=1.0)
-    assert confidence(s, PATHWAY_WEIGHTS[pathway]) <= 0.5
+def test_calibration_is_a_logistic_map() -> None:
+    calibration = Calibration(bias=-2.0, composite_coef=4.0, lead_coef=0.0)
+    assert math.isclose(calibrated_confidence(0.5, 0.3, calibration), 0.5)
+    assert calibrated_confidence(0.0, 0.0, Calibration(bias=-1e6)) == 0.0
 
 
-def test_a_strong_cause_counts_as_relevant_without_similarity() -> None:
-    cause = signals(similarity=0.0, temporal=1.0, causal=0.9, importance=0.5, access_frequency=0.0)
-    weak = cause.model_copy(update={"causal": 0.3})
-    weights = PATHWAY_WEIGHTS[Pathway.ATTENTION]
-    assert confidence(cause, weights) > 0.5 > confidence(weak, weights)
-
-
-def test_spreading_lowers_confidence_by_hops() -> None:
-    by_hops = [confidence(signals(activation=0.5**hops), DEFAULT_WEIGHTS) for hops in range(3)]
-    assert by_hops == sorted(by_hops, reverse=True)
-    assert math.isclose(by_hops[2] / by_hops[0], 0.625)
-
-
-@pytest.mark.parametrize("name", [*SIGNAL_NAMES, "activation"])
-@pytest.mark.parametrize("pathway", list(Pathway))
-def test_confidence_is_monotone_in_each_signal(name: str, pathway: Pathway) -> None:
-    rng = np.random.default_rng(7)
-    weights = PATHWAY_WEIGHTS[pathway]
-    grid = np.linspace(0.0, 1.0, 11)
-    for _ in range(25):
-        base = {key: float(rng.random()) for key in [*SIGNAL_NAMES, "activation"]}
-        values = [confidence(signals(**(base | {name: float(x)})), weights) for x in grid]
-        assert all(0.0 <= v <= 1.0 for v in values)
-        assert all(b >= a - 1e-12 for a, b in itertools.pairwise(values))
-
-
-def test_confidence_extremes() -> None:
-    assert confidence(signals(**dict.fromkeys(SIGNAL_NAMES, 1.0)), DEFAULT_WEIGHTS) == 1.0
-    assert confidence(signals(**dict.fromkeys(SIGNAL_NAMES, 0.0)), DEFAULT_WEIGHTS) == 0.0
-
-
-@pytest.mark.parametrize(
-    "kwargs",
-    [{"activation_floor": 1.5}, {"relevance_floor": -0.1}, {"relevance_saturation": 0.0}],
-)
-def test_confidence_rejects_bad_calibration(kwargs: dict[str, float]) -> None:
-    with pytest.raises(ValueError):
-        confidence(signals(), DEFAULT_WEIGHTS, **kwargs)
+def test_calibration_rejects_negative_coefficients() -> None:
+    with pytest.raises(ValidationError):
+        Calibration(composite_coef=-1.0)

@@ -155,3 +155,17 @@ def test_phrase_outside_the_calendar_resolves_to_no_range(query: str, now: datet
     # the query still encodes and runs
     assert resolve_temporal(query, now) is None
     assert encode_query(query, now=now).temporal is None
+
+
+@pytest.mark.parametrize(
+    ("query", "reference"),
+    [
+        ("what happened last week about the deploy", "last week"),
+        ("What did we decide last month about the budget?", "last month"),
+        ("since last week about the deploy", "since last week"),
+        ("on 8 May, 2023 and the rest", "on 8 May, 2023"),
+    ],
+)
+def test_a_time_phrase_does_not_capture_the_words_after_it(query: str, reference: str) -> None:
+    found = resolve_temporal(query, datetime(2024, 5, 15, tzinfo=UTC))
+    assert found is not None and found.reference == reference

@@ -1,0 +1,8 @@
+// Fragment: the fields of candidate `t` that ranking (Phases 5, 7, 9) and the response read,
+// without the embedding.
+{thought_id: t.thought_id, essence: t.essence, thought_type: t.thought_type,
+ metadata_json: t.metadata_json, priority: t.priority, confidence: t.confidence,
+ pinned: coalesce(t.pinned, false), access_count: coalesce(t.access_count, 0),
+ created_at: t.created_at, updated_at: t.updated_at, updated_cycle: t.updated_cycle,
+ last_accessed_at: t.last_accessed_at, valid_from: t.valid_from,
+ conversation_id: t.conversation_id, position: t.position}

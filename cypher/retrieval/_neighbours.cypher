@@ -1,0 +1,60 @@
+// Fragment (inside `CALL (s) { … }`), spreading activation from one seed `s` (Collins & Loftus
+// 1975): the memories linked to it, each with the source that links them and the link weight in
+// [0, 1]. Sources:
+//   typed edges (either direction, weight x decay_multiplier), up to $edge_depth links, the
+//     weights multiplied along the path; every edge type but MESSAGE_OF (a message's
+//     conversation is reached by session activation instead, and walking through it would
+//     fan out to every message);
+//   CONVERSATION: the messages at positions p-$window..p+$window of the seed's conversation,
+//     weight $neighbour_weight x $neighbour_decay^(distance-1) (the reply right after a
+//     question is the likeliest answer to it);
+//   ENTITY / TAG: memories sharing an Entity/Tag node, weight $entity_weight / log2(1 + degree)
+//     (an IDF-like weight: a rare entity links strongly, a common one weakly); an entity with
+//     more than $max_fanout mentions only reinforces memories already in $activated, so a hub
+//     costs no expansion;
+//   TEMPORAL: for memories outside a conversation, valid_from within $window_seconds.
+// Each seed keeps its $per_node strongest links (the cosine to the query is computed afterwards,
+// for the kept ones only: reading every neighbour's embedding cost more than it ranked).
+// params: $namespace, $edge_depth (1..3), $window, $per_node,
+//         $neighbour_weight, $neighbour_decay, $entity_weight, $max_fanout, $activated,
+//         $window_seconds, $temporal_weight, and the search/_retrievable params
+// yields: t (node), via (STRING), weight (FLOAT)
+CALL (s) {
+  MATCH p = (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*1..3]-(t:Thought)
+  WHERE length(p) <= $edge_depth AND t <> s
+  RETURN t, type(last(rs)) AS via,
+         reduce(w = 1.0, r IN rs | w * coalesce(r.weight, 1.0) * coalesce(r.decay_multiplier, 1.0))
+           AS weight
+  UNION ALL
+  WITH s WHERE s.conversation_id IS NOT NULL AND s.position IS NOT NULL
+  MATCH (t:Thought {namespace: $namespace, conversation_id: s.conversation_id})
+  WHERE t.position >= s.position - $window AND t.position <= s.position + $window
+    AND t.position <> s.position
+  RETURN t, 'CONVERSATION' AS via,
+         $neighbour_weight * $neighbour_decay ^ (abs(t.position - s.position) - 1) AS weight
+  UNION ALL
+  MATCH (s)-[:MENTIONS]->(e:Entity)
+  WITH e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+  MATCH (e)<-[:MENTIONS]-(t:Thought)
+  WHERE t <> s AND (degree <= $max_fanout OR t.thought_id IN $activated)
+  RETURN t, 'ENTITY' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
+  UNION ALL
+  MATCH (s)-[:TAGGED]->(g:Tag)
+  WITH g, COUNT { (g)<-[:TAGGED]-() } AS degree
+  MATCH (g)<-[:TAGGED]-(t:Thought)
+  WHERE t <> s AND (degree <= $max_fanout OR t.thought_id IN $activated)
+  RETURN t, 'TAG' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
+  UNION ALL
+  WITH s WHERE s.valid_from IS NOT NULL AND s.conversation_id IS NULL
+  MATCH (t:Thought {namespace: $namespace})
+  WHERE t.valid_from >= s.valid_from - duration({seconds: $window_seconds})
+    AND t.valid_from <= s.valid_from + duration({seconds: $window_seconds})
+    AND t <> s AND t.conversation_id IS NULL
+  RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight
+}
+WITH t, via, max(weight) AS weight
+WHERE {{> search/_retrievable}} AND NOT (t.conversation_id IS NOT NULL AND t.position IS NULL)
+WITH t, via, weight
+ORDER BY weight DESC, t.thought_id
+LIMIT $per_node
+RETURN t, via, weight
