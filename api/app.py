@@ -33,7 +33,9 @@ def _provider(settings: ApiSettings) -> EmbeddingProvider | None:
         return None
     from engrava_graph.embeddings import SentenceTransformerProvider
 
-    return SentenceTransformerProvider(settings.embedding_model_path)
+    return SentenceTransformerProvider(settings.embedding_model_path,
+                                       workers=settings.embedding_workers,
+                                       cache_size=settings.embedding_cache_size)
 
 
 def create_app(settings: ApiSettings | None = None, *,

@@ -6,8 +6,9 @@
 
 :data:`engrava_graph.model.error_codes.ERROR_CODES` gives each library error class
 (:class:`EngravaGraphError` and its subclasses) a status and code; a class not listed takes its
-nearest listed ancestor's. Request validation is 422 ``invalid_request``; Neo4j being unreachable
-is 503 with ``Retry-After``. Anything else is a 500 whose body says only "internal error" and
+nearest listed ancestor's. Request validation is 422 ``invalid_request`` (so is text UTF-8 cannot
+encode that reached the driver from a path or query value); Neo4j being unreachable is 503 with
+``Retry-After``. Anything else is a 500 whose body says only "internal error" and
 the request id; the traceback goes to the log, never to the client. That last answer is sent by
 :class:`api.middleware.RequestLogMiddleware` (:func:`unexpected_error_response`), not by an
 exception handler: Starlette sends a handler's 500 from its outermost middleware and re-raises,
@@ -191,10 +192,40 @@ async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
                           field=field)
 
 
+def _unparsable_body(exc: StarletteHTTPException) -> str | None:
+    """The 422 message for a JSON body FastAPI could not parse for a reason other than bad
+    syntax (its 400 "error parsing the body"): bytes that are not UTF-8 (said with the byte and
+    its position) or nesting deeper than the JSON parser's recursion limit; else None."""
+    if exc.status_code != 400:
+        return None
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeDecodeError):
+        byte = cause.object[cause.start:cause.start + 1].hex()
+        return (f"body: not UTF-8: byte 0x{byte} at position {cause.start} ({cause.reason}); "
+                f"send JSON encoded as UTF-8")
+    if isinstance(cause, RecursionError):
+        return ("body: JSON nested too deeply for the parser (about 1,000 levels at most); "
+                "send a flatter document")
+    return None
+
+
 async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    unparsable = _unparsable_body(exc)
+    if unparsable is not None:
+        return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, unparsable,
+                              field="body")
     code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+
+
+async def _on_unencodable_text(_: Request, exc: Exception) -> JSONResponse:
+    """Text that reached the driver without passing a model (a path or query value) and that
+    UTF-8 cannot encode (a lone surrogate): the request's fault, not the server's."""
+    assert isinstance(exc, UnicodeEncodeError)
+    return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code,
+                          "a value is not valid Unicode (a lone surrogate such as \\ud800); send "
+                          "well-formed UTF-8 text")
 
 
 async def _on_neo4j_down(request: Request, exc: Exception) -> JSONResponse:
@@ -223,5 +254,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HttpError, _on_http_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_starlette_error)
+    app.add_exception_handler(UnicodeEncodeError, _on_unencodable_text)
     for cls in NEO4J_UNAVAILABLE:
         app.add_exception_handler(cls, _on_neo4j_down)

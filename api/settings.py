@@ -7,10 +7,15 @@ Variables (every name but the Neo4j ones has the ``ENGRAVA_`` prefix)::
         '[{"name": "agent", "key": "…", "namespaces": ["a", "b"], "read_only": false},
           {"name": "ops", "key_sha256": "<64 hex>", "namespaces": ["*"], "read_only": true}]'
     ENGRAVA_EMBEDDER        "sentence-transformers" (default) or "none" (keyword search only)
+    ENGRAVA_EMBEDDING_WORKERS, ENGRAVA_EMBEDDING_CACHE_SIZE   model replicas embedding at once,
+        and query texts whose vectors are remembered (LRU)
     ENGRAVA_NEO4J_MAX_POOL_SIZE, ENGRAVA_NEO4J_CONNECTION_TIMEOUT,
     ENGRAVA_NEO4J_MAX_TRANSACTION_RETRY_TIME   the driver's pool and timeouts (seconds)
     ENGRAVA_MAX_BODY_BYTES  the largest request body (bigger: 413)
     ENGRAVA_RETRY_AFTER_SECONDS   the Retry-After of a 503 while Neo4j is unreachable
+    ENGRAVA_TIME            JSON of the time/recency settings every ranked path reads
+        (:class:`~engrava_graph.search.fusion.TimeConfig`), e.g.
+        '{"half_life_seconds": 86400, "access_decay_rate": 0.1, "recency_weight": 0.2}'
 
 A key is stored as its SHA-256 digest only; give ``key_sha256`` (``printf %s KEY | sha256sum``) to
 keep the plain key out of the configuration altogether.
@@ -36,6 +41,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
 from engrava_graph.model.namespace import validate_namespace
+from engrava_graph.search.fusion import TimeConfig
 
 ALL_NAMESPACES = "*"
 """The namespace pattern that grants a key every namespace."""
@@ -102,6 +108,9 @@ class ApiSettings(BaseSettings):
             ``serve`` command sets it from its ``--insecure-dev`` flag only.
         embedder: ``"sentence-transformers"`` (bundled all-MiniLM-L6-v2) or ``"none"``.
         embedding_model_path: another local sentence-transformers model directory.
+        embedding_workers: model replicas, i.e. query embeddings computed at once (each
+            replica costs the model's memory, about 90 MB for MiniLM-L6).
+        embedding_cache_size: query texts whose vectors are kept (bounded LRU; 0 = none).
         neo4j_max_pool_size: connections kept to the server.
         neo4j_connection_timeout: seconds to open one connection.
         neo4j_max_transaction_retry_time: seconds a managed transaction retries transient
@@ -129,6 +138,8 @@ class ApiSettings(BaseSettings):
     insecure_dev: bool = False
     embedder: Literal["sentence-transformers", "none"] = "sentence-transformers"
     embedding_model_path: str | None = None
+    embedding_workers: int = Field(default=1, ge=1, le=16)
+    embedding_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
     neo4j_max_pool_size: int = Field(default=50, ge=1, le=1000)
     neo4j_connection_timeout: float = Field(default=5.0, gt=0)
     neo4j_max_transaction_retry_time: float = Field(default=10.0, ge=0)
@@ -136,6 +147,7 @@ class ApiSettings(BaseSettings):
     max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
     retry_after_seconds: int = Field(default=5, ge=1)
     dream_jobs_kept: int = Field(default=1000, ge=1)
+    time: TimeConfig = Field(default_factory=TimeConfig)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @model_validator(mode="after")

@@ -58,7 +58,7 @@ class ApiState:
             max_connection_pool_size=settings.neo4j_max_pool_size,
             connection_timeout=settings.neo4j_connection_timeout,
             max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
-        base = Neo4jEngravaCore(executor, embedding_provider=provider)
+        base = Neo4jEngravaCore(executor, embedding_provider=provider, time_config=settings.time)
         try:
             await executor.verify()
             if settings.migrate_on_start:

@@ -9,6 +9,8 @@
 - :func:`cached_vectors`: corpus embeddings cached in a ``.npy`` file across runs.
 - :func:`fresh_local_neo4j`: an empty private Neo4j for one run (no other data, no deleted
   vectors left in the HNSW index by earlier runs).
+- :func:`fill_synthetic_namespace`: a namespace of our store filled (or completed) with the
+  synthetic corpus, in chunks, with cached vectors.
 - :func:`jaccard`, :func:`chunks`, :func:`machine_info`, :func:`loadavg`, :func:`quiet_runtime`.
 
 Import it from a benchmark script run as ``python benchmarks/<name>.py`` (``benchmarks/`` is then
@@ -186,6 +188,35 @@ def fresh_local_neo4j(name: str) -> Iterator[Any]:
         yield info
     finally:
         server.stop()
+
+
+async def fill_synthetic_namespace(store: Any, specs: Sequence[ThoughtSpec], vector_cache: Path,
+                                   chunk: int, report: Any = print) -> float:
+    """Fill ``store``'s namespace with ``specs`` (``bulk_store``, one transaction per ``chunk``,
+    embeddings from :func:`cached_vectors` in ``vector_cache``) and return the seconds it took.
+
+    The corpus is prefix-stable, so a namespace that holds a whole number of chunks (an
+    interrupted load, or a smaller corpus kept by ``--keep``) is completed rather than rebuilt;
+    any other count is deleted and loaded again. ``report`` receives one progress line per chunk.
+    """
+    await store.ensure_schema()
+    have = await store.count_thoughts()
+    if have > len(specs) or have % chunk:
+        await store.delete_namespace()
+        await store.ensure_namespace()
+        have = 0
+    report(f"{have} thoughts already in {store.namespace!r}")
+    began = time.perf_counter()
+    if have == len(specs):
+        return 0.0
+    vectors = cached_vectors(store.embedding_provider, [s.text for s in specs], vector_cache)
+    for start, stop in chunks(len(specs), chunk):
+        if stop <= have:
+            continue
+        await store.bulk_store([our_record(s) for s in specs[start:stop]],
+                               embeddings=vectors[start:stop].tolist())
+        report(f"  stored {stop}/{len(specs)} ({time.perf_counter() - began:.0f} s)")
+    return time.perf_counter() - began
 
 
 # --------------------------------------------------------------------------- synthetic text

@@ -1,4 +1,4 @@
-"""REST load benchmark: N concurrent clients on ``POST /v1/retrieve`` for a fixed time.
+"""REST load benchmark: 1 and N concurrent clients on ``POST /v1/retrieve`` for a fixed time.
 
 1. Loads ``--thoughts`` synthetic thoughts (``CorpusGenerator``) into the namespace
    ``--namespace`` (default ``bench-api``) with ``bulk_store`` in chunks of ``--chunk`` and
@@ -7,11 +7,13 @@
    left by an earlier run (``--keep``, or an interrupted load) is reused or completed.
 2. Starts ``engrava-graph serve`` in a subprocess on 127.0.0.1 (a free port) with a read-only key
    for that namespace, and waits for ``/readyz``.
-3. Runs ``--clients`` concurrent httpx clients for ``--seconds`` seconds (after ``--warmup``
-   requests), each posting unseen queries (``top_k`` 10, auto pathway) back to back; the loop is
-   bounded in time and in requests (``--max-requests``).
-4. Prints requests/s, latency p50/p95/p99 (ms, client side), the error count (non-200 or
-   transport failure) and the load conditions (cores, load average); stops the server and
+3. For each count in ``--clients`` (default 1, then 8), runs that many concurrent httpx
+   clients for ``--seconds`` seconds (after ``--warmup`` requests), each posting unseen queries
+   (``top_k`` 10, auto pathway) back to back; the loop is bounded in time and in requests
+   (``--max-requests``). No query text repeats within or across the runs, so the service's
+   query-embedding cache never answers.
+4. Prints, per client count, requests/s, latency p50/p95/p99 (ms, client side), the error
+   count (non-200 or transport failure) and the load average; stops the server and
    deletes the namespace unless ``--keep``.
 
 The peer ``engrava`` has no HTTP service, so there is no peer figure here; ``bench_store.py``
@@ -20,7 +22,7 @@ compares the stores themselves. Traffic goes to 127.0.0.1 only.
 Run (Neo4j from ``NEO4J_URI``/``NEO4J_USER``/``NEO4J_PASSWORD``)::
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 python benchmarks/bench_api_load.py --thoughts 100000 \\
-        --clients 8 --seconds 60
+        --clients 1 8 --seconds 60
 """
 
 from __future__ import annotations
@@ -43,14 +45,7 @@ from rich.console import Console
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
-from _common import (
-    CorpusGenerator,
-    cached_vectors,
-    chunks,
-    machine_info,
-    our_record,
-    percentiles,
-)
+from _common import CorpusGenerator, fill_synthetic_namespace, machine_info, percentiles
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
@@ -63,34 +58,14 @@ STOP_TIMEOUT = 30.0  # seconds for the server to exit after SIGTERM
 
 
 async def load_corpus(info: ConnectionInfo, args: argparse.Namespace) -> float:
-    """Fill the namespace up to ``args.thoughts`` thoughts and return the seconds it took.
-
-    Each chunk is one transaction and the corpus is prefix-stable, so a namespace that holds a
-    whole number of chunks (an interrupted load) is completed rather than rebuilt."""
-    provider = SentenceTransformerProvider()
+    """Fill the namespace up to ``args.thoughts`` thoughts and return the seconds it took
+    (:func:`_common.fill_synthetic_namespace`)."""
     async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
                                          database=info.database, namespace=args.namespace,
-                                         embedding_provider=provider) as store:
-        await store.ensure_schema()
-        have = await store.count_thoughts()
-        if have > args.thoughts or have % args.chunk:
-            await store.delete_namespace()
-            await store.ensure_namespace()
-            have = 0
-        console.print(f"{have} thoughts already in {args.namespace!r}")
-        specs = CorpusGenerator(seed=args.seed).thoughts(args.thoughts)
-        began = time.perf_counter()
-        vectors = (cached_vectors(provider, [s.text for s in specs],
-                                  Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
-                   if have < len(specs) else None)
-        for start, stop in chunks(len(specs), args.chunk):
-            if stop <= have:
-                continue
-            part = specs[start:stop]
-            await store.bulk_store([our_record(s) for s in part],
-                                   embeddings=vectors[start:stop].tolist())
-            console.print(f"  stored {stop}/{len(specs)} ({time.perf_counter() - began:.0f} s)")
-        return time.perf_counter() - began
+                                         embedding_provider=SentenceTransformerProvider()) as store:
+        return await fill_synthetic_namespace(
+            store, CorpusGenerator(seed=args.seed).thoughts(args.thoughts),
+            Path(args.cache) / f"dream-corpus-s{args.seed}.npy", args.chunk, console.print)
 
 
 def start_server(info: ConnectionInfo, namespace: str, key: str, port: int) -> subprocess.Popen:
@@ -122,13 +97,13 @@ async def wait_ready(base_url: str, server: subprocess.Popen) -> None:
     raise RuntimeError(f"the server was not ready within {READY_TIMEOUT} s")
 
 
-async def run_load(base_url: str, key: str, namespace: str, queries: list[str],
+async def run_load(base_url: str, key: str, namespace: str, queries: list[str], clients: int,
                    args: argparse.Namespace) -> dict[str, Any]:
-    """``args.clients`` workers posting queries for ``args.seconds`` seconds."""
+    """``clients`` workers posting ``queries`` (in order) for ``args.seconds`` seconds."""
     headers = {"Authorization": f"Bearer {key}", "X-Namespace": namespace}
     latencies: list[float] = []
     errors: dict[str, int] = {}
-    counter = iter(range(args.max_requests))
+    counter = iter(range(min(args.max_requests, len(queries) - args.warmup)))
 
     async def worker(client: httpx.AsyncClient, deadline: float) -> None:
         for i in counter:
@@ -137,7 +112,7 @@ async def run_load(base_url: str, key: str, namespace: str, queries: list[str],
             began = time.perf_counter()
             try:
                 response = await client.post("/v1/retrieve", json={
-                    "query": queries[i % len(queries)], "top_k": 10})
+                    "query": queries[args.warmup + i], "top_k": 10})
                 outcome = str(response.status_code)
             except httpx.HTTPError as exc:
                 outcome = type(exc).__name__
@@ -146,21 +121,23 @@ async def run_load(base_url: str, key: str, namespace: str, queries: list[str],
             else:
                 errors[outcome] = errors.get(outcome, 0) + 1
 
-    limits = httpx.Limits(max_connections=args.clients)
+    limits = httpx.Limits(max_connections=clients)
     async with httpx.AsyncClient(base_url=base_url, headers=headers, limits=limits,
                                  timeout=REQUEST_TIMEOUT) as client:
         for query in queries[:args.warmup]:
             (await client.post("/v1/retrieve", json={"query": query})).raise_for_status()
         began = time.monotonic()
         deadline = began + args.seconds
-        await asyncio.gather(*(worker(client, deadline) for _ in range(args.clients)))
+        load_before = os.getloadavg()[0]
+        await asyncio.gather(*(worker(client, deadline) for _ in range(clients)))
         elapsed = time.monotonic() - began
     stats = percentiles(latencies, (50, 95, 99))
-    return {"requests_ok": len(latencies), "errors": sum(errors.values()),
+    return {"clients": clients, "requests_ok": len(latencies), "errors": sum(errors.values()),
             "error_kinds": errors, "seconds": round(elapsed, 1),
             "requests_per_second": round(len(latencies) / elapsed, 2),
             **{k: round(v, 1) for k, v in stats.items() if k.startswith("p")},
-            "mean_ms": round(stats["mean"], 1)}
+            "mean_ms": round(stats["mean"], 1),
+            "loadavg_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
 
 
 def stop_server(server: subprocess.Popen) -> None:
@@ -190,10 +167,11 @@ def free_port() -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--thoughts", type=int, default=100_000)
-    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=int, default=10, help="untimed requests first")
-    parser.add_argument("--max-requests", type=int, default=1_000_000)
+    parser.add_argument("--max-requests", type=int, default=20_000,
+                        help="per run; also the number of distinct queries per run")
     parser.add_argument("--chunk", type=int, default=5000, help="thoughts per bulk_store call")
     parser.add_argument("--namespace", default="bench-api")
     parser.add_argument("--seed", type=int, default=0)
@@ -209,25 +187,24 @@ def main(argv: list[str] | None = None) -> int:
     key = secrets.token_urlsafe(24)
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    queries = CorpusGenerator(seed=args.seed).queries(2000)
+    per_run = args.warmup + args.max_requests
+    queries = CorpusGenerator(seed=args.seed).queries(per_run * len(args.clients))
     server = start_server(info, args.namespace, key, port)
     try:
         asyncio.run(wait_ready(base_url, server))
-        load_before = os.getloadavg()
-        figures = asyncio.run(run_load(base_url, key, args.namespace, queries, args))
-        load_after = os.getloadavg()
+        runs = [asyncio.run(run_load(base_url, key, args.namespace,
+                                     queries[i * per_run:(i + 1) * per_run], clients, args))
+                for i, clients in enumerate(args.clients)]
     finally:
         stop_server(server)
         if not args.keep:
             asyncio.run(drop(info, args.namespace))
-    report = {"thoughts": args.thoughts, "clients": args.clients, "load_seconds":
-              round(load_seconds, 1), **figures,
-              "loadavg_1m_before_after": [round(load_before[0], 2), round(load_after[0], 2)],
+    report = {"thoughts": args.thoughts, "load_seconds": round(load_seconds, 1), "runs": runs,
               "machine": machine_info()}
     print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
-    return 0 if figures["requests_ok"] else 1
+    return 0 if all(run["requests_ok"] for run in runs) else 1
 
 
 if __name__ == "__main__":

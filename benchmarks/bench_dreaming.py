@@ -6,10 +6,12 @@ dreaming does to retrieval on LoCoMo.
    same precomputed all-MiniLM-L6-v2 vectors in both stores. The pass runs at cycle
    ``max_cycle + 1`` in a fresh Python process per system, so the process's peak RSS is the
    pass's own (``VmHWM`` from ``/proc``; its baseline after imports and connecting, ``VmRSS``,
-   is printed beside it). Ours: ``Neo4jEngravaCore.consolidate`` with the default
-   ``DreamingConfig`` (cosine 0.7, k = 10 neighbours, clusters of 3-200), neighbours by the
-   "stream" strategy and, up to ``--index-max``, by the vector index ("auto"); the stream pass
-   is run twice (the second must create nothing). Peer: ``engrava`` 0.7.2 ``consolidate`` with
+   is printed beside it, and the load average before and after). Ours:
+   ``Neo4jEngravaCore.consolidate`` with the default ``DreamingConfig`` (cosine 0.7, k = 10
+   neighbours, clusters of 3-200, strategy "auto": exact NumPy up to 20,000 thoughts, the
+   inverted-file index above), run twice (the second pass, at the next cycle over unchanged
+   data, must create nothing) and, up to ``--index-max``, once more with the HNSW vector index
+   ("index") on a fresh copy. Peer: ``engrava`` 0.7.2 ``consolidate`` with
    dreaming enabled, every thought a candidate (``candidates_limit = N``) and
    ``cluster_algorithm="agglomerative"`` (its default "lpa" clusters only existing dream edges,
    which a fresh store has none of); its other settings are its defaults (cosine 0.7, clusters
@@ -58,6 +60,7 @@ from _common import (  # noqa: E402
     ThoughtSpec,
     cached_vectors,
     chunks,
+    loadavg,
     machine_info,
     open_peer_store,
     our_record,
@@ -100,6 +103,7 @@ def _peak_mib() -> float:
 # ------------------------------------------------------------------- workers (one process each)
 
 async def _worker_ours(namespace: str, cycle: int, strategy: str) -> dict[str, Any]:
+    load = loadavg()
     conn = resolve_connection()
     store = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
                                       database=conn.database, namespace=namespace)
@@ -117,10 +121,12 @@ async def _worker_ours(namespace: str, cycle: int, strategy: str) -> dict[str, A
             "existing": result.reflections_existing, "covered": result.clusters_covered,
             "edges": result.edges_created, "candidates": result.candidates_evaluated,
             "rejected": result.clusters_rejected, "strategy": result.strategy,
-            "phases": result.phase_seconds}
+            "unchanged_since": result.unchanged_since, "phases": result.phase_seconds,
+            "load_before": load, "load_after": loadavg()}
 
 
 async def _worker_peer(db_path: str, cycle: int, n: int) -> dict[str, Any]:
+    load = loadavg()
     from engrava.config import DreamingConfig, DreamingGates
     from engrava.extensions.dreaming import DreamingExtension
 
@@ -134,7 +140,8 @@ async def _worker_peer(db_path: str, cycle: int, n: int) -> dict[str, Any]:
         seconds = time.perf_counter() - t0
     return {"seconds": seconds, "rss_base_mib": base, "rss_peak_mib": _peak_mib(),
             "reflections": result.reflections_created, "edges": result.edges_created,
-            "candidates": result.candidates_evaluated, "promoted": result.promoted_count}
+            "candidates": result.candidates_evaluated, "promoted": result.promoted_count,
+            "load_before": load, "load_after": loadavg()}
 
 
 def _run_worker(*args: str) -> dict[str, Any]:
@@ -159,7 +166,7 @@ async def synthetic(n: int, args: argparse.Namespace, provider: SentenceTransfor
                              Path(args.cache) / f"dream-corpus-s{args.seed}.npy")
     cycle = max(s.cycle for s in specs) + 1
     out: dict[str, Any] = {"n": n, "cycle": cycle}
-    strategies = ["stream"] + (["auto"] if n <= args.index_max else [])
+    strategies = ["auto"] + (["index"] if n <= args.index_max else [])
     conn = resolve_connection()
     for strategy in strategies:
         namespace = f"bench-dream-{n}-{strategy}-{os.getpid()}"
@@ -173,8 +180,8 @@ async def synthetic(n: int, args: argparse.Namespace, provider: SentenceTransfor
                                            embeddings=vectors[a:b].tolist())
             with console.status(f"ours ({strategy}): dreaming over {n:,}"):
                 out[f"ours_{strategy}"] = _run_worker("ours", namespace, str(cycle), strategy)
-            if strategy == "stream":
-                out["ours_rerun"] = _run_worker("ours", namespace, str(cycle), strategy)
+            if strategy == "auto":  # the next cycle, nothing new: must create nothing
+                out["ours_rerun"] = _run_worker("ours", namespace, str(cycle + 1), strategy)
         finally:
             await store.delete_namespace()
             await store.close()
@@ -294,17 +301,18 @@ def _synthetic_table(sizes: list[dict[str, Any]]) -> Table:
         table.add_column(name, justify=just)  # type: ignore[arg-type]
     for size in sizes:
         n = f"{size['n']:,}"
-        for label, key in (("engrava-graph, stream", "ours_stream"),
-                           ("  same pass again", "ours_rerun"),
-                           ("engrava-graph, vector index", "ours_auto"),
+        for label, key in (("engrava-graph, default", "ours_auto"),
+                           ("  next cycle, nothing new", "ours_rerun"),
+                           ("engrava-graph, vector index", "ours_index"),
                            ("engrava (peer)", "peer")):
             row = size.get(key)
             if row is None:
                 continue
-            note = (f"{row['clusters']} clusters ({row['existing']} existing, {row['covered']} "
-                    f"covered), {row['rejected']} oversize; s: " + ", ".join(
-                        f"{k} {v:.1f}" for k, v in row["phases"].items())
+            note = (f"{row['strategy'] or 'unchanged: skipped'}; {row['clusters']} clusters "
+                    f"({row['existing']} existing, {row['covered']} covered), {row['rejected']} "
+                    f"oversize; s: " + ", ".join(f"{k} {v:.1f}" for k, v in row["phases"].items())
                     if "clusters" in row else f"{row['promoted']} promoted to P1")
+            note += f"; load {row.get('load_before')} -> {row.get('load_after')}"
             table.add_row(label, n, f"{row['seconds']:.1f}", f"{row['rss_peak_mib']:.0f}",
                           f"{row['rss_base_mib']:.0f}", f"{row['reflections']:,}",
                           f"{row['edges']:,}", note)

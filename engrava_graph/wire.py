@@ -301,7 +301,9 @@ class Health(BaseModel):
 
     Attributes:
         status: ``"ok"`` (process up) or ``"ready"`` (Neo4j answers, schema current).
-        schema_version: the graph's schema version (``/readyz`` only).
+        schema_version: the schema version: the one this process serves, verified or migrated
+            at start (``/healthz``), or the one read from the graph just now (``/readyz``);
+            the same number while the service is ready.
     """
 
     status: Literal["ok", "ready"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from engrava_graph.graph.schema import SCHEMA_VERSION
 from engrava_graph.wire import Health
 
 router = APIRouter(tags=["health"])
@@ -12,8 +13,9 @@ router = APIRouter(tags=["health"])
 
 @router.get("/healthz", response_model=Health, summary="Liveness")
 async def healthz() -> Health:
-    """200 while the process serves requests."""
-    return Health(status="ok")
+    """200 while the process serves requests, with the schema version it serves (verified or
+    migrated when it started; no Neo4j call: ``/readyz`` reads the graph's)."""
+    return Health(status="ok", schema_version=SCHEMA_VERSION)
 
 
 @router.get("/readyz", response_model=Health, summary="Readiness",

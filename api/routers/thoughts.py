@@ -6,6 +6,8 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response, status
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 
 from api.auth import CreateAccess, ReadAccess, WriteAccess
 from engrava_graph.model.bounds import Cycle
@@ -17,6 +19,7 @@ from engrava_graph.model.errors import (
 )
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ThoughtRecord
+from engrava_graph.model.temporal import ValidTimeFilter, ValidTimeKind
 from engrava_graph.wire import (
     ERROR_RESPONSES,
     MAX_PAGE_SIZE,
@@ -48,6 +51,46 @@ def parse_metadata_filter(text: str | None) -> MetadataFilter | None:
     if not isinstance(mapping, dict):
         raise InvalidFilterError('metadata_filter must be a JSON object {"path": value}')
     return MetadataFilter.from_mapping(mapping)
+
+
+_INTERVAL_HELP = ("an ISO-8601 interval START/END, e.g. 2024-05-01/2024-06-01 (naive instants "
+                  "are UTC)")
+
+
+def parse_valid_time(valid_at: str | None, valid_within: str | None,
+                     valid_between: str | None) -> ValidTimeFilter | None:
+    """The valid-time filter of ``GET /v1/thoughts`` from its three query parameters (at most
+    one given): ``valid_at=T`` (valid at instant T), ``valid_within=START/END`` (validity
+    overlaps [START, END)), ``valid_between=START/END`` (validity inside [START, END], both
+    bounds set); the predicates of :class:`ValidTimeFilter`.
+
+    Raises:
+        RequestValidationError: more than one given, a value that is not an instant or an
+            interval, or an interval whose end is before its start (a 422 ``invalid_request``
+            naming the parameter, as for any other query parameter).
+    """
+    given = {name: text for name, text in (("valid_at", valid_at), ("valid_within", valid_within),
+                                           ("valid_between", valid_between)) if text is not None}
+    if not given:
+        return None
+    name, text = next(iter(given.items()))
+
+    def refuse(message: str) -> RequestValidationError:
+        return RequestValidationError([{"loc": ("query", name), "msg": message,
+                                        "type": "value_error"}])
+
+    if len(given) > 1:
+        raise refuse(f"give one of {sorted(given)}, not several")
+    kind = ValidTimeKind(name)
+    start, _, end = text.partition("/") if kind is not ValidTimeKind.AT else (text, "", text)
+    if not end:
+        raise refuse(_INTERVAL_HELP)
+    try:
+        return ValidTimeFilter(kind=kind, start=start, end=end)
+    except ValidationError as exc:
+        detail = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+        expected = "an ISO-8601 instant" if kind is ValidTimeKind.AT else _INTERVAL_HELP
+        raise refuse(f"{detail} (expected {expected})") from exc
 
 
 @router.post("/thoughts", status_code=status.HTTP_201_CREATED, response_model=ThoughtRecord,
@@ -88,17 +131,28 @@ async def list_thoughts(
     metadata_filter: Annotated[str | None, Query(
         max_length=4096, description='JSON object {"path": value | [values]}, e.g. '
         '{"speaker": "Ann", "session": [1, 2]}')] = None,
+    valid_at: Annotated[str | None, Query(
+        max_length=64, description="only thoughts valid at this ISO-8601 instant")] = None,
+    valid_within: Annotated[str | None, Query(
+        max_length=130, description="only thoughts whose valid time overlaps START/END "
+        "(ISO-8601 instants, END excluded)")] = None,
+    valid_between: Annotated[str | None, Query(
+        max_length=130, description="only thoughts whose valid time lies inside START/END "
+        "(both bounds set)")] = None,
     cursor: Annotated[str | None, Query(
         min_length=1, max_length=128, description="next_cursor of the previous page")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = 50,
 ) -> ThoughtPage:
     """Thoughts matching every filter, ordered by id, one page at a time (keyset cursor: pages
-    stay consistent while thoughts are added)."""
+    stay consistent while thoughts are added). At most one valid-time filter: ``valid_at``,
+    ``valid_within`` or ``valid_between``."""
     rows = await access.store.list_thoughts(
         thought_type=thought_type, priority=priority, lifecycle_status=lifecycle_status,
         visibility=visibility, min_cycle=min_cycle, max_cycle=max_cycle,
         include_expired=include_expired, include_archived=include_archived,
-        filters=parse_metadata_filter(metadata_filter), after_id=cursor, limit=limit + 1)
+        filters=parse_metadata_filter(metadata_filter),
+        valid_time=parse_valid_time(valid_at, valid_within, valid_between), after_id=cursor,
+        limit=limit + 1)
     more = len(rows) > limit
     return ThoughtPage(thoughts=rows[:limit], next_cursor=rows[limit - 1].thought_id if more
                        else None)

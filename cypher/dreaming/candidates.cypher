@@ -1,13 +1,18 @@
 // A page of the embedded thoughts eligible for a dreaming pass, by thought_id (keyset
-// pagination), with the fields the dreaming signals read.
+// pagination in the order of the (namespace, thought_id) index, so a page reads only its own
+// rows instead of sorting the namespace), with
+// the fields the dreaming signals read.
 // params: the dreaming/_eligible params, $after_id (STRING or null), $limit (INTEGER)
 // returns: thought_id, confidence (FLOAT or null), confirmation_count, access_count,
-//          updated_cycle (INTEGER, cycles)
+//          updated_cycle (INTEGER, cycles), version (STRING: revision, updated_at and content
+//          hash, which change when the thought is written; the pass fingerprint reads it)
 MATCH (t:Thought {namespace: $namespace})
-WHERE ($after_id IS NULL OR t.thought_id > $after_id) AND t.embedding IS NOT NULL
+WHERE t.thought_id > coalesce($after_id, '') AND t.embedding IS NOT NULL
   AND {{> dreaming/_eligible}}
 RETURN t.thought_id AS thought_id, t.confidence AS confidence,
        coalesce(t.confirmation_count, 0) AS confirmation_count,
-       coalesce(t.access_count, 0) AS access_count, coalesce(t.updated_cycle, 0) AS updated_cycle
-ORDER BY t.thought_id
+       coalesce(t.access_count, 0) AS access_count, coalesce(t.updated_cycle, 0) AS updated_cycle,
+       toString(coalesce(t.revision, 0)) + '@' + coalesce(toString(t.updated_at), '') + '#'
+         + coalesce(t.content_hash, '') AS version
+ORDER BY t.namespace, t.thought_id
 LIMIT $limit

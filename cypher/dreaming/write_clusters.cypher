@@ -1,11 +1,15 @@
 // Write new reflections, each in the same statement as its CONSOLIDATED_FROM edges (reflection
 // -> member), the ASSOCIATED edges between its members that do not exist yet in either
 // direction, and the PRODUCED link from its DreamRun: a reflection never lands without its edges.
-// params: $namespace, $ns_token, $run_id, $consolidated_props, $associated_props (MAP: the
-//         common edge properties), $clusters (LIST OF MAP {props (MAP), embedding (LIST<FLOAT>),
-//         entities (LIST<STRING>), members (LIST OF MAP {id, edge_id}),
-//         pairs (LIST OF MAP {a, b, weight (FLOAT), edge_id})})
-// returns: reflections, consolidated, associated (INTEGER counts created)
+// The old reflections it supersedes (its cluster grew around them: dreaming/superseded) are
+// retired in the same statement: ARCHIVED and retired, linked by (new)-[:DERIVED_FROM]->(old)
+// (edge source DREAMING).
+// params: $namespace, $ns_token, $run_id, $now (DATETIME), $consolidated_props,
+//         $associated_props, $derived_props (MAP: the common edge properties), $clusters (LIST OF
+//         MAP {props (MAP), embedding (LIST<FLOAT>), entities (LIST<STRING>), members (LIST OF
+//         MAP {id, edge_id}), pairs (LIST OF MAP {a, b, weight (FLOAT), edge_id}),
+//         supersedes (LIST OF MAP {id, edge_id})})
+// returns: reflections, consolidated, associated, superseded (INTEGER counts)
 MATCH (run:DreamRun {namespace: $namespace, run_id: $run_id})
 UNWIND $clusters AS c
 CREATE (r:Thought:Reflection)
@@ -38,4 +42,15 @@ CALL (r, c) {
       e.from_thought_id = p.a, e.to_thought_id = p.b, e.weight = p.weight
   RETURN count(e) AS associated
 }
-RETURN count(r) AS reflections, sum(consolidated) AS consolidated, sum(associated) AS associated
+CALL (r, c) {
+  UNWIND c.supersedes AS s
+  MATCH (old:Thought {namespace: $namespace, thought_id: s.id})
+  SET old.lifecycle_status = 'ARCHIVED', old.retired = true, old.updated_at = $now,
+      old.revision = coalesce(old.revision, 0) + 1
+  CREATE (r)-[e:DERIVED_FROM]->(old)
+  SET e = $derived_props, e.namespace = $namespace, e.edge_id = s.edge_id,
+      e.from_thought_id = r.thought_id, e.to_thought_id = s.id
+  RETURN count(e) AS superseded
+}
+RETURN count(r) AS reflections, sum(consolidated) AS consolidated, sum(associated) AS associated,
+       sum(superseded) AS superseded

@@ -1,7 +1,8 @@
 """``engrava-graph dream``: one consolidation pass as a batch job.
 
-Shows progress (a bar on a terminal, plain lines otherwise), prints a summary, and exits 1 with a
-clear message when Neo4j cannot be reached or an argument is invalid. The connection comes from
+Shows progress (a bar on a terminal, plain lines otherwise) and prints a summary. A failure is
+one line from the app's error boundary (:mod:`engrava_graph.cli.errors`): exit 2 for an invalid
+argument or connection setting (credentials, URI, database), 1 when Neo4j cannot be reached. The connection comes from
 ``--uri`` / ``NEO4J_URI`` (with ``NEO4J_USER`` / ``NEO4J_PASSWORD`` / ``NEO4J_DATABASE``), else
 from a running local server (``engrava-graph neo4j start``); the command never starts one.
 """
@@ -12,8 +13,6 @@ import asyncio
 from typing import Any
 
 import typer
-from neo4j.exceptions import AuthError
-from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -22,10 +21,9 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.dreaming.consolidate import DreamResult
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
-from engrava_graph.model.errors import EngravaGraphError, NamespaceNotFoundError
+from engrava_graph.model.errors import NamespaceNotFoundError
 
 console = Console(soft_wrap=True)
-err_console = Console(stderr=True, soft_wrap=True)
 _PLAIN_STEP = 0.1  # plain-line progress every 10 %
 
 
@@ -101,31 +99,21 @@ def dream(
     max_size: int = typer.Option(200, min=2, help="Largest cluster that makes a reflection."),
     every: int = typer.Option(1, min=1, help="Run only at cycles that are multiples of this."),
     strategy: str = typer.Option(
-        "auto", help="Neighbour search: auto, exact, index (HNSW) or stream (NumPy over the "
-                     "vectors read from Neo4j; fastest on a busy server)."),
+        "auto", help="Neighbour search: auto (by pool size), exact (Cypher), stream (exact, "
+                     "NumPy over the vectors read from Neo4j), ivf (inverted-file index in "
+                     "NumPy, approximate) or index (HNSW, one query per thought)."),
     uri: str | None = typer.Option(None, envvar="NEO4J_URI", help="bolt:// or neo4j:// URI."),
     user: str = typer.Option("neo4j", envvar="NEO4J_USER"),
     password: str = typer.Option("", envvar="NEO4J_PASSWORD", show_default=False),
     database: str | None = typer.Option(None, envvar="NEO4J_DATABASE"),
 ) -> None:
     """Consolidate a namespace's observations into reflections (one dreaming pass)."""
-    try:
-        config = DreamingConfig.model_validate({
-            "similarity_threshold": threshold, "neighbours_k": neighbours,
-            "schedule_every_n_cycles": every, "neighbour_strategy": strategy,
-            "gates": {"min_age_cycles": min_age, "min_cluster_size": min_size,
-                      "max_cluster_size": max_size}})
-        info = (ConnectionInfo(uri=uri, user=user, password=password, database=database)
-                if uri else resolve_connection(start_local=False))
-        result, name = asyncio.run(_dream(info, namespace, cycle, config))
-    except ValidationError as exc:
-        err_console.print(f"[bold red]error:[/] invalid settings: {exc.errors()[0]['msg']}")
-        raise typer.Exit(1) from exc
-    except AuthError as exc:
-        err_console.print("[bold red]error:[/] Neo4j refused the credentials; check "
-                          "NEO4J_USER / NEO4J_PASSWORD")
-        raise typer.Exit(1) from exc
-    except EngravaGraphError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
-        raise typer.Exit(1) from exc
+    config = DreamingConfig.model_validate({
+        "similarity_threshold": threshold, "neighbours_k": neighbours,
+        "schedule_every_n_cycles": every, "neighbour_strategy": strategy,
+        "gates": {"min_age_cycles": min_age, "min_cluster_size": min_size,
+                  "max_cluster_size": max_size}})
+    info = (ConnectionInfo(uri=uri, user=user, password=password, database=database)
+            if uri else resolve_connection(start_local=False))
+    result, name = asyncio.run(_dream(info, namespace, cycle, config))
     _summary(name, result)

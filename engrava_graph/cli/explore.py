@@ -1,7 +1,8 @@
 """Console commands to look at a memory: ``explain`` (table or interactive HTML graph),
 ``browser-guide`` (serve the Neo4j Browser style and guide) and ``import-engrava`` (bring a
 memory over from the peer package's SQLite file). :func:`register` adds them to the
-``engrava-graph`` app."""
+``engrava-graph`` app, whose error boundary (:mod:`engrava_graph.cli.errors`) turns a failure
+into one line and an exit code."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -22,7 +23,7 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import resolve_connection
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
-from engrava_graph.model.errors import EngravaGraphError, NamespaceNotFoundError
+from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.retrieval.results import Explanation
 from engrava_graph.retrieval.subgraph import load_subgraph
@@ -32,12 +33,6 @@ console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 EXIT_COUNT_MISMATCH = 2
-
-
-def _fail(error: Exception) -> NoReturn:
-    """Print ``error`` to stderr and exit with code 1."""
-    err_console.print(f"[bold red]error:[/] {error}", highlight=False)
-    raise typer.Exit(1) from error
 
 
 @asynccontextmanager
@@ -112,10 +107,7 @@ def explain(
 ) -> None:
     """Run the retrieval cycle for QUERY and show its internals (000 "Inspecting the cycle")."""
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
-    try:
-        explanation = asyncio.run(_explain(query, namespace, html, params))
-    except (EngravaGraphError, OSError) as error:
-        _fail(error)
+    explanation = asyncio.run(_explain(query, namespace, html, params))
     _print_explanation(explanation, rows)
     if html is not None:
         console.print(f"graph written to {html} (open it in a browser)")
@@ -125,10 +117,7 @@ def browser_guide(
     port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1.")] = DEFAULT_PORT,
 ) -> None:
     """Serve the Neo4j Browser style (GraSS) and guide until Ctrl-C."""
-    try:
-        server = asset_server(port=port)
-    except OSError as error:
-        _fail(error)
+    server = asset_server(port=port)
     commands = browser_commands(server.server_address[1])
     console.print("In Neo4j Browser (`engrava-graph neo4j status` prints its URL), run:")
     console.print(f"  {commands['style']}", highlight=False)
@@ -180,10 +169,7 @@ def import_engrava(
 
     At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
     """
-    try:
-        report = asyncio.run(_import(path, namespace, re_embed, chunk_size))
-    except EngravaGraphError as error:
-        _fail(error)
+    report = asyncio.run(_import(path, namespace, re_embed, chunk_size))
     _print_report(report)
     if not report.ok:
         err_console.print("[bold red]count check failed:[/] Neo4j does not hold what the file "

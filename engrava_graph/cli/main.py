@@ -1,27 +1,29 @@
 """The `engrava-graph` console script.
 
 Each area is a Typer sub-app or command registered on ``app``; ``neo4j`` manages the local server.
+Errors end as one line and an exit code (:mod:`engrava_graph.cli.errors`), never a traceback.
+Run it as ``engrava-graph ...`` or ``python -m engrava_graph.cli ...``.
 """
 
 from __future__ import annotations
 
 import shlex
 import time
-from typing import NoReturn
 
 import typer
 from rich.console import Console
 
 from engrava_graph.cli.demo import demo
 from engrava_graph.cli.dream import dream
+from engrava_graph.cli.errors import GuardedTyper
 from engrava_graph.cli.explore import register as register_explore_commands
 from engrava_graph.cli.serve import serve
+from engrava_graph.graph.schema import MAX_VECTOR_DIMENSIONS
 from engrava_graph.graph.server import LocalNeo4jServer
-from engrava_graph.model.errors import Neo4jUnavailableError
 
 EXIT_NOT_RUNNING = 3
 
-app = typer.Typer(
+app = GuardedTyper(
     help="engrava-graph: a thought-graph memory service on Neo4j.", no_args_is_help=True
 )
 neo4j_app = typer.Typer(
@@ -37,23 +39,17 @@ console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 
-def _fail(error: Exception) -> NoReturn:
-    """Print ``error`` to stderr and exit with code 1."""
-    err_console.print(f"[bold red]error:[/] {error}", highlight=False)
-    raise typer.Exit(1) from error
-
-
 @app.command("migrate")
 def migrate(
     namespace: str = typer.Option("default", help="Namespace to register."),
-    dimensions: int = typer.Option(384, help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
+    dimensions: int = typer.Option(384, min=1, max=MAX_VECTOR_DIMENSIONS,
+                                   help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
 ) -> None:
     """Create every constraint and index (idempotent) and record the schema version."""
     import asyncio
 
     from engrava_graph.core import Neo4jEngravaCore
     from engrava_graph.graph.connection import resolve_connection
-    from engrava_graph.model.errors import EngravaGraphError
 
     async def run() -> int:
         info = resolve_connection()
@@ -65,19 +61,13 @@ def migrate(
         finally:
             await store.close()
 
-    try:
-        version = asyncio.run(run())
-    except EngravaGraphError as error:
-        _fail(error)
+    version = asyncio.run(run())
     console.print(f"[green]schema version {version}[/] is in place; namespace {namespace!r} registered")
 
 
 def _server() -> LocalNeo4jServer:
     """The default local instance, configured from the environment."""
-    try:
-        return LocalNeo4jServer()
-    except Neo4jUnavailableError as error:
-        _fail(error)
+    return LocalNeo4jServer()
 
 
 @neo4j_app.command("start")
@@ -88,10 +78,7 @@ def neo4j_start(
     server = _server()
     began = time.monotonic()
     with err_console.status("Starting Neo4j (the first run downloads it with Maven)..."):
-        try:
-            info = server.start(timeout=timeout)
-        except Neo4jUnavailableError as error:
-            _fail(error)
+        info = server.start(timeout=timeout)
     status = server.status()
     console.print(f"[green]Neo4j {status.version} is running[/] (pid {status.pid})")
     console.print(f"  bolt URI : {info.uri}")
@@ -107,10 +94,7 @@ def neo4j_stop(
     timeout: float = typer.Option(120.0, help="Seconds to wait after SIGTERM before SIGKILL."),
 ) -> None:
     """Stop the local server."""
-    try:
-        stopped = _server().stop(timeout=timeout)
-    except Neo4jUnavailableError as error:
-        _fail(error)
+    stopped = _server().stop(timeout=timeout)
     console.print("Neo4j stopped." if stopped else "Neo4j was not running.")
 
 

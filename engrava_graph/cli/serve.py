@@ -5,11 +5,14 @@ The library does not import the server package: this command loads it by name wh
 Configuration comes from the environment and ``.env`` (see docs/api.md). Without an API key the
 command refuses to start unless ``--insecure-dev`` is given on the command line (the environment
 cannot switch authentication off). A configuration problem (a variable that does not parse or
-validate, no key) is one paragraph on stderr and exit code 2, never a traceback.
+validate, no key, an embedding model that cannot be loaded, a port another process holds) is one
+paragraph on stderr and exit code 2, never a traceback; the address is printed only once the
+port is known to be free.
 """
 
 from __future__ import annotations
 
+import socket
 from importlib import import_module
 from pathlib import Path
 from typing import Annotated
@@ -29,6 +32,19 @@ def _exit(message: str) -> typer.Exit:
 def _url(host: str, port: int) -> str:
     """``http://host:port``, an IPv6 address in brackets."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (``"Address already in use"``), or None.
+
+    Binds the way uvicorn does (``SO_REUSEADDR``) and releases the socket at once; a process
+    that takes the port in the instant between is still refused by uvicorn itself."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        socket.create_server((host, port), family=family).close()
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 def serve(
@@ -55,6 +71,16 @@ def serve(
         app = server.create_app(settings)
     except ValueError as error:  # no API key and no --insecure-dev
         raise _exit(str(error)) from None
+    except OSError as error:  # ENGRAVA_EMBEDDING_MODEL_PATH names no loadable model
+        raise _exit(
+            f"cannot load the embedding model from ENGRAVA_EMBEDDING_MODEL_PATH="
+            f"{settings.embedding_model_path!r} ({error}); point it at a local "
+            f"sentence-transformers model directory, or unset it to use the bundled "
+            f"all-MiniLM-L6-v2 (docs/api.md)") from None
+    problem = _port_problem(host, port)
+    if problem is not None:
+        raise _exit(f"cannot listen on {_url(host, port)}: {problem}; stop the process that "
+                    f"holds the port or choose another with --port")
     typer.echo(f"engrava-graph API on {_url(host, port)} (docs at /docs)")
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
                 timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False)

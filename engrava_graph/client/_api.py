@@ -31,6 +31,7 @@ from engrava_graph.model.enums import (
 from engrava_graph.model.errors import DreamTimeoutError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.model.records import ESSENCE_MAX_CHARS, EdgeRecord, ThoughtRecord
+from engrava_graph.model.temporal import ValidTimeFilter, ValidTimeKind
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.results import Explanation, RetrievalResponse
 from engrava_graph.wire import (
@@ -98,6 +99,18 @@ def _path(*parts: str) -> str:
 def _sent(model: BaseModel) -> dict[str, Any]:
     """The JSON body of a request model: only the fields the caller set."""
     return model.model_dump(mode="json", exclude_unset=True)
+
+
+def _valid_time_params(valid_time: ValidTimeFilter | None) -> dict[str, str]:
+    """The ``GET /v1/thoughts`` query parameter of a valid-time filter: ``valid_at=T``,
+    ``valid_within=START/END`` or ``valid_between=START/END``; none for None."""
+    if valid_time is None:
+        return {}
+    start, end = valid_time.start, valid_time.end
+    assert start is not None and end is not None  # guaranteed by ValidTimeFilter
+    if valid_time.kind in (ValidTimeKind.AT, ValidTimeKind.NOW):
+        return {"valid_at": start.isoformat()}
+    return {valid_time.kind.value: f"{start.isoformat()}/{end.isoformat()}"}
 
 
 def _essence(text: str) -> str:
@@ -228,8 +241,9 @@ class ClientApi(ABC):
 
         Args:
             thought: the record, or its fields as a mapping.
-            deduplicate: when a thought with the same content exists, confirm it (its
-                ``confirmation_count`` grows) and return it instead of storing another.
+            deduplicate: when a thought with the same content exists and its valid time
+                covers this one's, confirm it (its ``confirmation_count`` grows) and return it
+                instead of storing another.
             expires_after_seconds: time to live, seconds.
             embedding: a precomputed vector to store instead of embedding the text.
 
@@ -374,6 +388,7 @@ class ClientApi(ABC):
                       min_cycle: int | None = None, max_cycle: int | None = None,
                       include_expired: bool = False, include_archived: bool = True,
                       metadata_filter: Mapping[str, Any] | None = None,
+                      valid_time: ValidTimeFilter | None = None,
                       page_size: int = DEFAULT_PAGE_SIZE,
                       cursor: str | None = None) -> Op[Page[ThoughtRecord]]:
         """Every thought matching all the filters, ordered by id, fetched ``page_size`` at a
@@ -385,6 +400,8 @@ class ClientApi(ABC):
             include_expired: also thoughts past ``expires_at``.
             include_archived: also ARCHIVED thoughts (default True).
             metadata_filter: exact metadata matches, ``{"path": value | [values]}``.
+            valid_time: a bi-temporal predicate (``ValidTimeFilter.at(...)``, ``.within``,
+                ``.between``; ``.now`` is sent as ``valid_at``).
             page_size: thoughts per request, 1-500.
             cursor: start after this thought id (a page's ``next_cursor``).
 
@@ -400,6 +417,7 @@ class ClientApi(ABC):
             "min_cycle": min_cycle, "max_cycle": max_cycle, "include_expired": include_expired,
             "include_archived": include_archived, "cursor": cursor, "limit": page_size,
             "metadata_filter": None if metadata_filter is None else json.dumps(metadata_filter),
+            **_valid_time_params(valid_time),
         }
         page = yield from self._send(Call(
             "GET", "/v1/thoughts", ThoughtPage.model_validate,

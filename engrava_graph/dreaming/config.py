@@ -87,14 +87,20 @@ class DreamingConfig(BoundedModel):
         similarity_threshold: cosine in [0, 1] two thoughts need to be linked (peer
             ``cluster_similarity_threshold``, 0.7).
         neighbours_k: nearest neighbours examined per thought (count).
-        exact_max_candidates: up to this many eligible thoughts (or no more than the index
-            over-fetch), neighbours are found by exact cosine over the namespace (cost grows with
-            the square of the pool); above it, through the HNSW vector index, over-fetched by the
-            database/namespace size ratio as search does.
-        neighbour_strategy: ``"auto"`` (the rule above), or force ``"exact"`` / ``"index"``;
-            ``"stream"`` reads the pool's embeddings and finds the same exact neighbours in
-            NumPy (fast on a slow vector index; holds N x 384 float32 in the client).
-        page_size: source thoughts per neighbour query (or embeddings per read, "stream").
+        exact_max_candidates: up to this many eligible thoughts, ``auto`` finds neighbours by
+            exact cosine in Cypher ("exact").
+        stream_max_candidates: up to this many, ``auto`` reads the pool's vectors and finds
+            the same exact neighbours in NumPy ("stream"; cost grows with the square of the
+            pool); above it, through an inverted-file index in NumPy ("ivf": approximate, as
+            the HNSW index is, with a cost that grows about as pool^1.5).
+        neighbour_strategy: ``"auto"`` (the rules above), or force ``"exact"``, ``"stream"``,
+            ``"ivf"`` or ``"index"`` (Neo4j's HNSW vector index, one query per thought,
+            over-fetched by the database/namespace size ratio as search does; slow on a small
+            server). The vector strategies hold pool x 384 float32 in the client.
+        ivf_cells: k-means cells of "ivf" (count); None = twice the square root of the pool.
+        ivf_probes: cells, nearest by centroid, each thought is compared with in "ivf" (count);
+            more finds more of the exact neighbours, at a proportional cost.
+        page_size: source thoughts per neighbour query ("exact", "index").
         concurrency: neighbour queries in flight at once (Neo4j runs them in parallel).
         write_batch_clusters: clusters written per transaction (each transaction holds whole
             clusters: a reflection never exists without its edges).
@@ -116,7 +122,10 @@ class DreamingConfig(BoundedModel):
     similarity_threshold: float = Field(default=0.7, ge=0.0, le=1.0)
     neighbours_k: int = Field(default=10, ge=1, le=1000)
     exact_max_candidates: Count = 300
-    neighbour_strategy: Literal["auto", "exact", "index", "stream"] = "auto"
+    stream_max_candidates: Count = 20_000
+    neighbour_strategy: Literal["auto", "exact", "index", "stream", "ivf"] = "auto"
+    ivf_cells: int | None = Field(default=None, ge=1, le=1_000_000)
+    ivf_probes: int = Field(default=24, ge=1, le=100_000)
     page_size: int = Field(default=200, ge=1, le=10_000)
     concurrency: int = Field(default=2, ge=1, le=16)
     write_batch_clusters: int = Field(default=50, ge=1, le=10_000)

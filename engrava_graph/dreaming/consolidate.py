@@ -3,10 +3,14 @@ graph (spec 003, "Dreaming"; DESIGN.md "Dreaming").
 
 1. Schedule gate (``DreamingConfig.is_due``); open or resume the ``(:DreamRun)``.
 2. Eligible thoughts page by page (Cypher gates), scored by the signals; score gate.
-3. Similarity graph from Neo4j (exact cosine or the vector index), clusters in Python.
-4. Per batch of clusters, one transaction: new REFLECTIONs with centroid, CONSOLIDATED_FROM and
-   ASSOCIATED edges, linked from the DreamRun.
-5. Retirement sweep; the DreamRun is closed ``completed`` with its counts.
+3. Fingerprint (:mod:`engrava_graph.dreaming.fingerprint`): when the settings, the pool and
+   the namespace's reflections are as the last completed pass left them, steps 4-5 are skipped
+   (they would write nothing).
+4. Similarity graph (:mod:`engrava_graph.dreaming.neighbours`), clusters in Python.
+5. Per batch of clusters, one transaction: new REFLECTIONs with centroid, CONSOLIDATED_FROM and
+   ASSOCIATED edges, linked from the DreamRun; older reflections a grown cluster supersedes
+   are retired (:mod:`engrava_graph.dreaming.writer`).
+6. Retirement sweep; the DreamRun is closed ``completed`` with its counts and fingerprint.
 
 Safety: a reflection and its edges share one statement; a pass killed half-way leaves whole
 clusters and a DreamRun ``running``, and the next pass (same cycle and parameters: the same run)
@@ -27,9 +31,10 @@ from typing import Any
 from engrava_graph.dreaming import clusters as clustering
 from engrava_graph.dreaming import retirement
 from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.dreaming.fingerprint import pass_fingerprint
 from engrava_graph.dreaming.gates import eligibility_params, passing_score_gate
 from engrava_graph.dreaming.hygiene import HygieneResult
-from engrava_graph.dreaming.neighbours import Progress, similarity_graph
+from engrava_graph.dreaming.neighbours import Neighbourhood, Progress, similarity_graph
 from engrava_graph.dreaming.signals import (
     Candidate,
     active_signals,
@@ -46,6 +51,7 @@ _CANDIDATES = cypher("dreaming/candidates")
 _RUN_OPEN = cypher("dreaming/run_open")
 _RUN_CLOSE = cypher("dreaming/run_close")
 _RUNS = cypher("dreaming/runs")
+_LAST_COMPLETED = cypher("dreaming/last_completed")
 _CANDIDATE_PAGE = 10_000
 
 
@@ -87,8 +93,15 @@ class DreamResult:
         clusters_covered: clusters whose members were all consolidated by ACTIVE reflections
             already (no new reflection; see :mod:`engrava_graph.dreaming.writer`).
         edges_created: CONSOLIDATED_FROM plus ASSOCIATED edges created.
+        reflections_superseded: older reflections a grown cluster's new reflection superseded
+            (see :mod:`engrava_graph.dreaming.writer`).
         orphans_retired: reflections retired by the sweep; reflections_unretired: un-marked.
-        strategy: how neighbours were found, ``"exact"`` or ``"index"`` (``""`` when skipped).
+        strategy: how neighbours were found: ``"exact"``, ``"stream"``, ``"ivf"`` or
+            ``"index"`` (``""`` when not searched).
+        unchanged_since: the completed run whose fingerprint this pass matched (nothing was
+            searched or written; ``clusters_found``, ``clusters_covered`` and
+            ``clusters_rejected`` are that run's, ``reflections_existing`` its clusters that have
+            a reflection), else None.
         resumed: the run existed and had not completed (a killed or failed pass finished now).
         interrupted_runs: other runs left ``running`` that this pass marked interrupted.
         active_signal_weights: effective signal weights; flat_signals: inactive signals.
@@ -107,10 +120,12 @@ class DreamResult:
     reflections_created: int = 0
     reflections_existing: int = 0
     clusters_covered: int = 0
+    reflections_superseded: int = 0
     edges_created: int = 0
     orphans_retired: int = 0
     reflections_unretired: int = 0
     strategy: str = ""
+    unchanged_since: str | None = None
     resumed: bool = False
     interrupted_runs: list[str] = field(default_factory=list)
     active_signal_weights: dict[str, float] = field(default_factory=dict)
@@ -142,7 +157,8 @@ async def _candidates(executor: GraphExecutor, eligible: dict[str, Any]) -> list
     while True:
         rows = await executor.read(_CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, **eligible)
         out.extend(Candidate(r["thought_id"], r["confidence"], int(r["confirmation_count"]),
-                             int(r["access_count"]), int(r["updated_cycle"])) for r in rows)
+                             int(r["access_count"]), int(r["updated_cycle"]), r["version"])
+                   for r in rows)
         if len(rows) < _CANDIDATE_PAGE:
             return out
         after = rows[-1]["thought_id"]
@@ -180,12 +196,15 @@ async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig
     if not config.is_due(current_cycle):
         return DreamResult(run_id=run_id, current_cycle=current_cycle, due=False)
     now = ctx.clock()
+    last = await ctx.executor.read(_LAST_COMPLETED, namespace=ctx.namespace)
     opened = (await ctx.executor.write(
         _RUN_OPEN, namespace=ctx.namespace, run_id=run_id, current_cycle=current_cycle,
         parameters=parameters, settings=_settings(config), now=now))[0]
     counts = {"reflections_created": 0, "edges_created": 0}
     try:
-        result = await _consolidate(ctx, run_id, current_cycle, config, now, counts, progress)
+        result, fingerprint = await _consolidate(
+            ctx, _Pass(run_id, current_cycle, config, parameters, now, last[0] if last else None),
+            counts, progress)
     except Exception:
         await _close(ctx, run_id, "failed", {"seconds": time.perf_counter() - began}, counts)
         raise
@@ -195,7 +214,9 @@ async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig
         "clusters_rejected": result.clusters_rejected,
         "reflections_existing": result.reflections_existing,
         "clusters_covered": result.clusters_covered,
+        "reflections_superseded": result.reflections_superseded,
         "orphans_retired": result.orphans_retired, "strategy": result.strategy,
+        "unchanged_since": result.unchanged_since, "fingerprint": fingerprint,
         "seconds": seconds}, counts)
     return dataclasses.replace(result, seconds=seconds,
                                resumed=opened["previous"] in ("running", "failed"),
@@ -208,9 +229,22 @@ async def _close(ctx: DreamContext, run_id: str, status: str, run_counts: dict[s
                              counts=run_counts, now=ctx.clock(), **totals)
 
 
-async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
-                       config: DreamingConfig, now: datetime, counts: dict[str, int],
-                       progress: Progress | None) -> DreamResult:
+@dataclass(frozen=True)
+class _Pass:
+    """One pass's identity and inputs."""
+
+    run_id: str
+    current_cycle: int
+    config: DreamingConfig
+    parameters: str
+    now: datetime
+    last_completed: dict[str, Any] | None
+
+
+async def _consolidate(ctx: DreamContext, this: _Pass, counts: dict[str, int],
+                       progress: Progress | None) -> tuple[DreamResult, str]:
+    """Steps 2-6 of the module docstring; returns the result and the fingerprint to record."""
+    config = this.config
     phases: dict[str, float] = {}
     mark = time.perf_counter()
 
@@ -219,26 +253,68 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         phases[phase] = time.perf_counter() - mark
         mark = time.perf_counter()
 
-    eligible = {"namespace": ctx.namespace, **eligibility_params(config.gates, current_cycle, now)}
+    eligible = {"namespace": ctx.namespace,
+                **eligibility_params(config.gates, this.current_cycle, this.now)}
     candidates = await _candidates(ctx.executor, eligible)
     active = active_signals(candidates, access_tracking_enabled=ctx.access_tracking_enabled)
     weights = effective_weights(config.signals, active)
-    scores = {c.thought_id: score(c, weights, config, current_cycle) for c in candidates}
-    pool = [c.thought_id for c in passing_score_gate(candidates, scores, config.gates)]
+    scores = {c.thought_id: score(c, weights, config, this.current_cycle) for c in candidates}
+    passing = passing_score_gate(candidates, scores, config.gates)
+    del candidates
+    pool = [c.thought_id for c in passing]
     lap("candidates")
-    graph, strategy = await similarity_graph(ctx.executor, pool, config, eligible, progress)
+    before = await pass_fingerprint(ctx.executor, ctx.namespace, this.parameters, passing)
+    last = this.last_completed
+    unchanged = last is not None and last["fingerprint"] == before
+    lap("fingerprint")
+    result = DreamResult(
+        run_id=this.run_id, current_cycle=this.current_cycle, candidates_evaluated=len(pool),
+        active_signal_weights=weights, flat_signals=sorted(set(config.signals) - active))
+    if unchanged and last is not None:
+        clusters, covered = int(last["clusters"] or 0), int(last["clusters_covered"] or 0)
+        result = dataclasses.replace(
+            result, unchanged_since=last["run_id"], clusters_found=clusters,
+            clusters_covered=covered, reflections_existing=clusters - covered,
+            clusters_rejected=int(last["clusters_rejected"] or 0))
+    else:
+        result = await _search_and_write(ctx, this, pool, scores, eligible, counts, progress,
+                                         result, lap)
+    retired, unretired = await retirement.sweep(
+        ctx.executor, ctx.namespace, protected_priorities=ctx.protected_priorities, now=this.now)
+    after = (before if unchanged and not (retired or unretired) else
+             await pass_fingerprint(ctx.executor, ctx.namespace, this.parameters, passing))
+    lap("retirement")
+    return dataclasses.replace(result, orphans_retired=retired, reflections_unretired=unretired,
+                               phase_seconds=phases), after
+
+
+async def _search_and_write(ctx: DreamContext, this: _Pass, pool: list[str],
+                            scores: dict[str, float], eligible: dict[str, Any],
+                            counts: dict[str, int], progress: Progress | None,
+                            result: DreamResult, lap: Callable[[str], None]) -> DreamResult:
+    """Neighbours, clusters and the writing of new reflections (steps 4-5)."""
+    config = this.config
+    near: Neighbourhood = await similarity_graph(ctx.executor, pool, config, eligible, progress)
     lap("neighbours")
-    found = clustering.cluster(graph, min_size=config.gates.min_cluster_size,
+    found = clustering.cluster(near.graph, min_size=config.gates.min_cluster_size,
                                max_size=config.gates.max_cluster_size, seed=config.seed)
-    edges = clustering.ClusterEdges(graph, found.clusters)
-    del graph
+    edges = clustering.ClusterEdges(near.graph, found.clusters)
     lap("clustering")
+    stored_vector = None
+    if near.vectors is not None:
+        vectors, position = near.vectors, {tid: i for i, tid in enumerate(pool)}
+
+        def stored_vector(thought_id: str) -> Any:
+            return vectors.stored(position[thought_id])
+
     writer = WriteContext(
         executor=ctx.executor, namespace=ctx.namespace,
-        ns_token=fulltext_namespace_token(ctx.namespace), run_id=run_id,
-        current_cycle=current_cycle, config=config, now=now,
-        extract_entities=ctx.extract_entities)
-    created = existing = covered = 0
+        ns_token=fulltext_namespace_token(ctx.namespace), run_id=this.run_id,
+        current_cycle=this.current_cycle, config=config, now=this.now,
+        extract_entities=ctx.extract_entities,
+        protected_priorities=tuple(p.value for p in ctx.protected_priorities),
+        stored_vector=stored_vector)
+    created = existing = covered = superseded = 0
     total = len(found.clusters)
     for start in range(0, total, config.write_batch_clusters):
         batch = _pending(ctx.namespace, pool, found, edges, start,
@@ -247,21 +323,17 @@ async def _consolidate(ctx: DreamContext, run_id: str, current_cycle: int,
         created += outcome.created
         existing += outcome.existing
         covered += outcome.covered
+        superseded += outcome.superseded
         counts["reflections_created"] += outcome.created
         counts["edges_created"] += outcome.consolidated_edges + outcome.associated_edges
         if progress is not None:
             progress("clusters", start + len(batch), total)
     lap("writing")
-    retired, unretired = await retirement.sweep(
-        ctx.executor, ctx.namespace, protected_priorities=ctx.protected_priorities, now=now)
-    lap("retirement")
-    return DreamResult(
-        run_id=run_id, current_cycle=current_cycle, candidates_evaluated=len(pool),
-        clusters_found=total, clusters_rejected=found.rejected_oversize,
+    return dataclasses.replace(
+        result, clusters_found=total, clusters_rejected=found.rejected_oversize,
         reflections_created=created, reflections_existing=existing, clusters_covered=covered,
-        edges_created=counts["edges_created"], orphans_retired=retired,
-        reflections_unretired=unretired, strategy=strategy, active_signal_weights=weights,
-        flat_signals=sorted(set(config.signals) - active), phase_seconds=phases)
+        reflections_superseded=superseded, edges_created=counts["edges_created"],
+        strategy=near.strategy)
 
 
 async def dream_runs(executor: GraphExecutor, namespace: str, limit: int = 20

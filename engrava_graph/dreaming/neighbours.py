@@ -1,12 +1,22 @@
-"""The similarity graph of a dreaming pass, from Neo4j: each eligible thought's nearest eligible
-neighbours above the threshold (``cypher/dreaming/neighbours_*.cypher``).
+"""The similarity graph of a dreaming pass: each eligible thought's nearest eligible neighbours
+above the threshold.
 
-A large pool goes through the HNSW index, over-fetched by the database/namespace size ratio
-because Neo4j 5.26's vector index ranks every namespace before any filter (the choice
-``search_similar`` makes); a pool of at most ``exact_max_candidates`` thoughts, or no larger than
-that over-fetch, is searched by exact cosine inside the namespace instead (cheaper there, and
-nothing is missed). Sources go ``page_size`` per query, ``concurrency`` queries at a time (Neo4j
-runs them on parallel threads); only the neighbour pairs come back.
+Strategies (``DreamingConfig.neighbour_strategy``; ``auto`` picks by pool size):
+
+- ``exact`` (auto up to ``exact_max_candidates``): exact cosine in Cypher inside the namespace
+  (``cypher/dreaming/neighbours_exact.cypher``), ``page_size`` sources per query,
+  ``concurrency`` queries at a time; only the pairs come back.
+- ``stream`` (auto up to ``stream_max_candidates``): the pool's vectors read page by page, the
+  same exact neighbours found in NumPy (:func:`~engrava_graph.dreaming.knn.exact_knn`).
+- ``ivf`` (auto above): the vectors read the same way, neighbours through an inverted-file index
+  in NumPy (:func:`~engrava_graph.dreaming.knn.ivf_knn`): approximate, like the HNSW index,
+  at a cost that grows far slower than the square of the pool.
+- ``index`` (opt-in): the HNSW vector index, one query per thought, over-fetched by the
+  database/namespace size ratio (Neo4j 5.26 ranks every namespace before any filter); slow on a
+  small server (40-200 ms per query).
+
+The vector strategies keep the pool's vectors (``pool x dimensions`` float32) for the writer,
+which then reads no embedding again.
 """
 
 from __future__ import annotations
@@ -16,8 +26,12 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
+from engrava_graph.dreaming import knn
 from engrava_graph.dreaming.clusters import SimilarityGraph
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.graph.executor import GraphExecutor
@@ -29,8 +43,8 @@ _EXACT = cypher("dreaming/neighbours_exact")
 _INDEX = cypher("dreaming/neighbours_index")
 _COUNTS = cypher("namespaces/count_thoughts")
 _EMBEDDINGS = cypher("retrieval/embeddings")
-#: Rows of the similarity block of the "stream" strategy (block = rows x pool size float32).
-STREAM_BLOCK_ROWS = 256
+#: Embeddings per read of the vector strategies.
+VECTOR_PAGE = 2_000
 
 Progress = Callable[[str, int, int], None]
 
@@ -41,30 +55,82 @@ async def _fetch_k(executor: GraphExecutor, namespace: str, k: int) -> int:
                          overfetch=4)
 
 
+@dataclass(frozen=True)
+class PoolVectors:
+    """The pool's vectors as the vector strategies read them.
+
+    Attributes:
+        unit: ``(pool, dimensions)`` float32, rows scaled to length 1 (row i = ``ids[i]``).
+        norms: the stored vectors' lengths (a stored vector = ``unit[i] * norms[i]``).
+    """
+
+    unit: np.ndarray
+    norms: np.ndarray
+
+    def stored(self, row: int) -> np.ndarray:
+        """Row ``row``'s stored vector (float64)."""
+        return self.unit[row].astype(np.float64) * float(self.norms[row])
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """What :func:`similarity_graph` found.
+
+    Attributes:
+        graph: the similarity graph over pool positions (weights: cosines in [0, 1]).
+        strategy: ``"exact"``, ``"stream"``, ``"ivf"`` or ``"index"``.
+        vectors: the pool's vectors when the strategy read them, else None.
+    """
+
+    graph: SimilarityGraph
+    strategy: str
+    vectors: PoolVectors | None = None
+
+
+def choose_strategy(config: DreamingConfig, pool: int) -> str:
+    """The strategy a pass of ``pool`` thoughts uses (``auto`` resolved by size)."""
+    if config.neighbour_strategy != "auto":
+        return config.neighbour_strategy
+    if pool <= config.exact_max_candidates:
+        return "exact"
+    return "stream" if pool <= config.stream_max_candidates else "ivf"
+
+
+def ivf_cells(config: DreamingConfig, pool: int) -> int:
+    """Cells of the ivf strategy: ``ivf_cells``, else twice the square root of the pool."""
+    return config.ivf_cells or max(1, round(2 * math.sqrt(pool)))
+
+
 async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
                            eligible: dict[str, Any], progress: Progress | None = None
-                           ) -> tuple[SimilarityGraph, str]:
-    """Neighbour pairs among ``ids`` as a :class:`SimilarityGraph` over their positions.
+                           ) -> Neighbourhood:
+    """Neighbour pairs among ``ids`` (see the module docstring).
 
     Args:
         executor: the connection.
         ids: the pass's pool (sorted thought ids); neighbours outside it are dropped.
-        config: ``neighbours_k``, ``similarity_threshold`` (cosine), ``exact_max_candidates``,
-            ``neighbour_strategy``, ``page_size``, ``concurrency``.
+        config: ``neighbours_k``, ``similarity_threshold`` (cosine), the strategy and its
+            settings (``exact_max_candidates``, ``stream_max_candidates``, ``ivf_cells``,
+            ``ivf_probes``, ``page_size``, ``concurrency``).
         eligible: the ``dreaming/_eligible`` parameters (with ``namespace``).
-        progress: called as ``("neighbours", sources_done, sources_total)`` per page.
+        progress: called as ``("neighbours", done, total)`` (thoughts).
 
     Returns:
-        The graph (weights are cosines in [0, 1]) and the strategy: ``"exact"``, ``"index"`` or
-        ``"stream"``.
+        The :class:`Neighbourhood`.
     """
-    if config.neighbour_strategy == "stream":
-        graph = await _streamed(executor, ids, config, eligible["namespace"], progress)
-        return graph, "stream"
+    strategy = choose_strategy(config, len(ids))
+    if strategy in ("stream", "ivf"):
+        return await _in_numpy(executor, ids, config, eligible["namespace"], strategy, progress)
+    return Neighbourhood(await _in_cypher(executor, ids, config, eligible, strategy, progress),
+                         strategy)
+
+
+async def _in_cypher(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
+                     eligible: dict[str, Any], strategy: str,
+                     progress: Progress | None) -> SimilarityGraph:
     position = {tid: i for i, tid in enumerate(ids)}
-    fetch_k = await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
-    exact = (config.neighbour_strategy == "exact" or config.neighbour_strategy == "auto"
-             and len(ids) <= max(config.exact_max_candidates, fetch_k))
+    fetch_k = (await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
+               if strategy == "index" else config.neighbours_k)
     params: dict[str, Any] = {**eligible, "k": config.neighbours_k, "fetch_k": fetch_k,
                               "min_score": cosine_to_index_score(config.similarity_threshold)}
     a, b, weight = array("l"), array("l"), array("f")  # compact: O(pairs) machine words
@@ -75,7 +141,8 @@ async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: 
         nonlocal done
         sources = list(ids[start:start + config.page_size])
         async with gate:
-            rows = await executor.read(_EXACT if exact else _INDEX, sources=sources, **params)
+            rows = await executor.read(_EXACT if strategy == "exact" else _INDEX,
+                                       sources=sources, **params)
         for row in rows:
             other = position.get(row["neighbour"])
             if other is not None:
@@ -87,41 +154,46 @@ async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: 
             progress("neighbours", done, len(ids))
 
     await asyncio.gather(*(page(start) for start in range(0, len(ids), config.page_size)))
-    return SimilarityGraph.from_pairs(len(ids), a, b, weight), "exact" if exact else "index"
+    return SimilarityGraph.from_pairs(len(ids), a, b, weight)
 
 
-async def _streamed(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
-                    namespace: str, progress: Progress | None) -> SimilarityGraph:
-    """Exact k nearest neighbours above the threshold from the pool's embeddings (NumPy)."""
-    n = len(ids)
-    matrix: np.ndarray | None = None
-    for start in range(0, n, config.page_size):
-        page = list(ids[start:start + config.page_size])
+async def read_vectors(executor: GraphExecutor, namespace: str, ids: Sequence[str]
+                       ) -> PoolVectors | None:
+    """The stored vectors of ``ids`` (row i = ``ids[i]``; a missing one stays zero), read
+    ``VECTOR_PAGE`` at a time; None when none has a vector."""
+    unit: np.ndarray | None = None
+    for start in range(0, len(ids), VECTOR_PAGE):
+        page = list(ids[start:start + VECTOR_PAGE])
         rows = await executor.read(_EMBEDDINGS, namespace=namespace, thought_ids=page)
         found = {r["thought_id"]: r["embedding"] for r in rows if r["embedding"] is not None}
-        if matrix is None and found:
-            matrix = np.zeros((n, len(next(iter(found.values())))), dtype=np.float32)
+        if unit is None and found:
+            unit = np.zeros((len(ids), len(next(iter(found.values())))), dtype=np.float32)
         for offset, tid in enumerate(page):
-            if matrix is not None and tid in found:
-                matrix[start + offset] = found[tid]
-    if matrix is None or n < 2:
-        return SimilarityGraph.from_pairs(n, [], [], [])
-    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-    k = min(config.neighbours_k, n - 1)
-    a: list[np.ndarray] = []
-    b: list[np.ndarray] = []
-    weight: list[np.ndarray] = []
-    for start in range(0, n, STREAM_BLOCK_ROWS):
-        stop = min(start + STREAM_BLOCK_ROWS, n)
-        sims = matrix[start:stop] @ matrix.T
-        sims[np.arange(stop - start), np.arange(start, stop)] = -np.inf  # not its own neighbour
-        top = np.argpartition(sims, -k, axis=1)[:, -k:]
-        best = np.take_along_axis(sims, top, axis=1)
-        keep = best >= config.similarity_threshold
-        a.append(np.nonzero(keep)[0] + start)
-        b.append(top[keep])
-        weight.append(best[keep])
+            if unit is not None and tid in found:
+                unit[start + offset] = found[tid]
+    if unit is None:
+        return None
+    norms = np.linalg.norm(unit, axis=1)
+    unit /= np.maximum(norms, 1e-12)[:, None]
+    return PoolVectors(unit, norms)
+
+
+async def _in_numpy(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
+                    namespace: str, strategy: str, progress: Progress | None) -> Neighbourhood:
+    n = len(ids)
+    vectors = await read_vectors(executor, namespace, ids)
+    if vectors is None or n < 2:
+        return Neighbourhood(SimilarityGraph.from_pairs(n, [], [], []), strategy, vectors)
+
+    def tick(done: int) -> None:
         if progress is not None:
-            progress("neighbours", stop, n)
-    return SimilarityGraph.from_pairs(n, np.concatenate(a), np.concatenate(b),
-                                      np.clip(np.concatenate(weight), 0.0, 1.0))
+            progress("neighbours", done, n)
+
+    k, threshold = config.neighbours_k, config.similarity_threshold
+    if strategy == "stream":
+        a, b, w = knn.exact_knn(vectors.unit, k, threshold, tick)
+    else:
+        a, b, w = knn.ivf_knn(vectors.unit, k, threshold, cells=ivf_cells(config, n),
+                              probes=config.ivf_probes, seed=config.seed, tick=tick)
+    return Neighbourhood(SimilarityGraph.from_pairs(n, a, b, np.clip(w, 0.0, 1.0)), strategy,
+                         vectors)

@@ -21,13 +21,15 @@ from engrava_graph.dreaming.config import DreamingConfig
 @dataclass(frozen=True)
 class Candidate:
     """The fields of one eligible thought that signals read (one row of
-    ``dreaming/candidates``)."""
+    ``dreaming/candidates``), and its ``version`` (changes when the thought is written; the pass
+    fingerprint reads it)."""
 
     thought_id: str
     confidence: float | None
     confirmation_count: int
     access_count: int
     updated_cycle: int
+    version: str = ""
 
 
 def signal_values(c: Candidate, config: DreamingConfig, current_cycle: int) -> dict[str, float]:

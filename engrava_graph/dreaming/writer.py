@@ -9,6 +9,14 @@ consolidated by ACTIVE reflections is skipped too ("covered"): the approximate v
 return slightly different neighbours from one pass to the next (its graph changes as thoughts
 are added), and regrouping memories that are already consolidated would only add overlapping
 reflections.
+
+Supersession: when a cluster grew around an older ACTIVE dreaming reflection (every ACTIVE member
+of the old one is a member of the new cluster), the new reflection supersedes it in the same
+transaction: the old one becomes ARCHIVED and ``retired`` (out of ranked retrieval, even with
+``include_archived``), linked by ``(new)-[:DERIVED_FROM {source: DREAMING}]->(old)``; the
+retirement sweep keeps it retired while the new one is ACTIVE.
+Pinned reflections and protected priorities are never superseded. Once archived, an old
+reflection is not matched again, so re-runs change nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ _COVERED = cypher("dreaming/covered")
 _MEMBERS = cypher("dreaming/members")
 _LOCK = cypher("dreaming/lock_namespace")
 _WRITE = cypher("dreaming/write_clusters")
+_SUPERSEDED = cypher("dreaming/superseded")
 
 
 @dataclass(frozen=True)
@@ -49,7 +58,8 @@ class PendingCluster:
 
 @dataclass(frozen=True)
 class WriteContext:
-    """What every batch of one pass shares."""
+    """What every batch of one pass shares (``stored_vector``: a pool thought's stored embedding
+    when the pass holds the vectors already; else the writer reads them with the members)."""
 
     executor: GraphExecutor
     namespace: str
@@ -59,18 +69,21 @@ class WriteContext:
     config: DreamingConfig
     now: datetime
     extract_entities: Callable[[str], list[str]]
+    protected_priorities: tuple[str, ...] = ()
+    stored_vector: Callable[[str], np.ndarray] | None = None
 
 
 @dataclass(frozen=True)
 class BatchOutcome:
     """Counts of one batch: reflections created / found already written, clusters whose members
-    were all consolidated already, edges created."""
+    were all consolidated already, edges created, older reflections superseded."""
 
     created: int
     existing: int
     covered: int
     consolidated_edges: int
     associated_edges: int
+    superseded: int = 0
 
 
 def edge_id(edge_type: EdgeType, from_id: str, to_id: str) -> str:
@@ -123,10 +136,13 @@ def _reflection_row(ctx: WriteContext, cluster: PendingCluster,
 async def _members(ctx: WriteContext, clusters: Sequence[PendingCluster],
                    scores: Mapping[str, float]) -> dict[str, summary.Member]:
     ids = [m for c in clusters for m in c.member_ids]
-    rows = await ctx.executor.read(_MEMBERS, namespace=ctx.namespace, thought_ids=ids)
+    lookup = ctx.stored_vector
+    rows = await ctx.executor.read(_MEMBERS, namespace=ctx.namespace, thought_ids=ids,
+                                   with_embedding=lookup is None)
     return {r["thought_id"]: summary.Member(
         thought_id=r["thought_id"], essence=r["essence"], content=r["content"],
-        embedding=np.asarray(r["embedding"], dtype=np.float64),
+        embedding=(np.asarray(r["embedding"], dtype=np.float64) if lookup is None
+                   else lookup(r["thought_id"])),
         created_cycle=int(r["created_cycle"]), confidence=r["confidence"],
         valid_from=r["valid_from"].to_native() if r["valid_from"] is not None else None,
         valid_until=r["valid_until"].to_native() if r["valid_until"] is not None else None,
@@ -140,6 +156,23 @@ async def _existing(executor: GraphExecutor, namespace: str, ids: list[str],
     else:
         rows = await run_in(tx, _EXISTING, namespace=namespace, thought_ids=ids)
     return {r["thought_id"] for r in rows}
+
+
+async def _attach_superseded(ctx: WriteContext, tx: Any, rows: Sequence[dict[str, Any]]) -> None:
+    """Set each row's ``supersedes`` (``[{id, edge_id}]``): the older reflections its cluster
+    grew around (read inside ``tx``, under the lock)."""
+    found = await run_in(tx, _SUPERSEDED, namespace=ctx.namespace,
+                         protected_priorities=list(ctx.protected_priorities),
+                         clusters=[{"reflection_id": row["props"]["thought_id"],
+                                    "member_ids": [m["id"] for m in row["members"]]}
+                                   for row in rows])
+    by_new: dict[str, list[dict[str, str]]] = {}
+    for r in found:
+        by_new.setdefault(r["reflection_id"], []).append({
+            "id": r["superseded_id"],
+            "edge_id": edge_id(EdgeType.DERIVED_FROM, r["reflection_id"], r["superseded_id"])})
+    for row in rows:
+        row["supersedes"] = by_new.get(row["props"]["thought_id"], [])
 
 
 async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
@@ -166,16 +199,18 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
         if len(present) >= 2:
             rows[c.reflection_id] = _reflection_row(ctx, c, present)
     templates = {"consolidated_props": _edge_template(ctx, EdgeType.CONSOLIDATED_FROM),
-                 "associated_props": _edge_template(ctx, EdgeType.ASSOCIATED)}
+                 "associated_props": _edge_template(ctx, EdgeType.ASSOCIATED),
+                 "derived_props": _edge_template(ctx, EdgeType.DERIVED_FROM)}
 
     async def work(tx: Any) -> tuple[int, dict[str, Any]]:
         await run_in(tx, _LOCK, namespace=ctx.namespace)
         raced = await _existing(ctx.executor, ctx.namespace, list(rows), tx)
         fresh = [row for rid, row in rows.items() if rid not in raced]
         if not fresh:
-            return len(raced), {"reflections": 0, "consolidated": 0, "associated": 0}
+            return len(raced), {}
+        await _attach_superseded(ctx, tx, fresh)
         out = await run_in(tx, _WRITE, namespace=ctx.namespace, ns_token=ctx.ns_token,
-                           run_id=ctx.run_id, clusters=fresh, **templates)
+                           run_id=ctx.run_id, now=ctx.now, clusters=fresh, **templates)
         return len(raced), out[0]
 
     raced, counts = await ctx.executor.transaction(work) if rows else (0, {})
@@ -183,4 +218,5 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
                         existing=len(existing) + raced,
                         covered=len(fresh_clusters) - len(todo),
                         consolidated_edges=int(counts.get("consolidated") or 0),
-                        associated_edges=int(counts.get("associated") or 0))
+                        associated_edges=int(counts.get("associated") or 0),
+                        superseded=int(counts.get("superseded") or 0))

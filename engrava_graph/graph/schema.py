@@ -63,6 +63,10 @@ async def schema_version(executor: GraphExecutor) -> int | None:
     return int(rows[0]["version"]) if rows else None
 
 
+MAX_VECTOR_DIMENSIONS = 4096
+"""Largest vector index Neo4j 5 creates (``vector.dimensions``)."""
+
+
 async def ensure_schema(executor: GraphExecutor, *, dimensions: int,
                         index_timeout_seconds: int = 300) -> int:
     """Create every constraint and index (idempotently), wait until they are ONLINE, and record
@@ -80,8 +84,8 @@ async def ensure_schema(executor: GraphExecutor, *, dimensions: int,
         EmbeddingDimensionMismatchError: the existing vector index has other dimensions.
         SchemaVersionError: the graph was migrated by a newer engrava-graph.
     """
-    if not 1 <= dimensions <= 4096:
-        raise ValueError(f"vector dimensions must be 1..4096, got {dimensions}")
+    if not 1 <= dimensions <= MAX_VECTOR_DIMENSIONS:
+        raise ValueError(f"vector dimensions must be 1..{MAX_VECTOR_DIMENSIONS}, got {dimensions}")
     recorded = await schema_version(executor)
     if recorded is not None and recorded > SCHEMA_VERSION:
         raise SchemaVersionError(

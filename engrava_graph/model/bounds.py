@@ -10,16 +10,17 @@ numbers from here: one place for the bounds, one message per kind of mistake.
   The counters Cypher adds to (``confirmation_count``, ``access_count``) saturate at
   :data:`INT64_MAX` (``cypher/thoughts/dedup_confirm``, ``record_access``), and cycles are only
   subtracted from one another (``$current_cycle - t.created_cycle``), so nothing overflows.
-- :class:`BoundedModel`: the base of those models: unknown fields are refused and every float
-  field (nested ones too, such as a vector's items) must be finite.
+- :class:`BoundedModel`: the base of those models: unknown fields are refused, every float
+  field (nested ones too, such as a vector's items) must be finite and every text (ids, essence,
+  content, tags, metadata, queries; nested ones too) well-formed Unicode without NUL.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -45,9 +46,75 @@ class BoundedModel(BaseModel):
     (``allow_inf_nan=False``: ``NaN``/``Infinity``, which Python's ``json`` accepts, fail
     validation with "Input should be a finite number"). Subclasses add their own config
     (``frozen``), which pydantic merges with this one.
+
+    Text must be well-formed and NUL-free (:func:`text_problem`): Neo4j's driver cannot send a
+    lone surrogate (``"\\ud800"``, which JSON's ``\\uXXXX`` escapes can carry) and tools that
+    read a value back as a C string (terminals, log shippers, exporters) cut it at a NUL, which
+    no caller means. So every string field, and every string nested in a list or a dict (keys
+    too), is checked. Records read back from Neo4j skip the check (validation context
+    :data:`STORED`), so a legacy value stays readable.
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _refuse_bad_text(cls, value: Any, info: ValidationInfo) -> Any:
+        if not (info.context or {}).get("stored") and (problem := nested_text_problem(value)):
+            raise ValueError(problem)
+        return value
+
+
+STORED: dict[str, bool] = {"stored": True}
+"""Validation context of records rebuilt from Neo4j properties (no text check: see
+:class:`BoundedModel`)."""
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be stored as it is, or None.
+
+    Returns:
+        ``"must not contain NUL characters (\\x00)"``, or ``"must be valid Unicode: a lone
+        surrogate U+D800 at position 0"`` for text UTF-8 cannot encode; None when fine.
+
+    Examples:
+        >>> text_problem("fine") is None
+        True
+        >>> text_problem("\\ud800")
+        'must be valid Unicode: a lone surrogate U+D800 at position 0'
+    """
+    if "\x00" in text:
+        return "must not contain NUL characters (\\x00)"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return (f"must be valid Unicode: a lone surrogate U+{ord(text[exc.start]):04X} at "
+                    f"position {exc.start}")
+    return None
+
+
+def nested_text_problem(value: object) -> str | None:
+    """:func:`text_problem` of the first bad string in ``value`` (a string, or a list, tuple
+    or dict nesting strings, keys included), or None.
+
+    Examples:
+        >>> nested_text_problem({"a": ["ok", "b\\x00"]})
+        'must not contain NUL characters (\\\\x00)'
+        >>> nested_text_problem([0.5, 1.0]) is None
+        True
+    """
+    if isinstance(value, str):
+        return text_problem(value)
+    items: Any = ()
+    if isinstance(value, dict):
+        items = (x for pair in value.items() for x in pair)
+    elif isinstance(value, list | tuple):
+        items = value
+    for item in items:
+        if isinstance(item, str | list | tuple | dict) and (problem := nested_text_problem(item)):
+            return problem
+    return None
 
 
 def scalar_problem(value: object) -> str | None:
@@ -57,8 +124,9 @@ def scalar_problem(value: object) -> str | None:
         value: a candidate leaf (metadata value, filter value, annotation).
 
     Returns:
-        None for ``None``, ``str``, ``bool``, a 64-bit ``int`` or a finite ``float``; else the
-        end of a sentence naming the problem ("is not a finite number", ...).
+        None for ``None``, a ``str`` :func:`text_problem` accepts, ``bool``, a 64-bit ``int`` or
+        a finite ``float``; else the end of a sentence naming the problem ("is not a finite
+        number", "must not contain NUL characters", ...).
 
     Examples:
         >>> scalar_problem(2**64)
@@ -66,7 +134,9 @@ def scalar_problem(value: object) -> str | None:
         >>> scalar_problem(3) is None
         True
     """
-    if value is None or isinstance(value, str | bool):
+    if isinstance(value, str):
+        return text_problem(value)
+    if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
         if INT64_MIN <= value <= INT64_MAX:

@@ -118,15 +118,22 @@ class DuplicateEdgeError(EngravaGraphError):
 
 
 class ReferentialIntegrityError(EngravaGraphError):
-    """An edge names a thought that does not exist in the store's namespace."""
+    """An edge names a thought that does not exist in the store's namespace.
 
-    def __init__(self, missing_thought_ids: Sequence[str]) -> None:
+    Attributes:
+        missing_thought_ids: the endpoint ids that do not exist.
+        field: the edge field naming the first of them (``from_thought_id`` or
+            ``to_thought_id``), or None when not known.
+    """
+
+    def __init__(self, missing_thought_ids: Sequence[str], *, field: str | None = None) -> None:
         ids = ", ".join(repr(t) for t in missing_thought_ids)
         super().__init__(
             f"edge endpoint(s) {ids} do not exist in this namespace; create the thoughts first "
             f"(edges never cross namespaces)"
         )
         self.missing_thought_ids = list(missing_thought_ids)
+        self.field = field
 
 
 class ReadOnlyViolationError(EngravaGraphError, PermissionError):

@@ -51,7 +51,7 @@ def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = (
         if isinstance(value, dict):
             validate_metadata(value, (*_path, key))
         elif problem := scalar_problem(value):
-            hint = "" if isinstance(value, int | float) else (
+            hint = "" if isinstance(value, str | int | float) else (
                 "; leaves must be scalars (encode lists as a string or a dict keyed by index)")
             raise ValueError(f"metadata {'.'.join((*_path, key))!r} {problem}{hint}")
 

@@ -58,6 +58,17 @@ def _nonblank(value: str, field: str) -> str:
     return value
 
 
+def _as_status(value: Any) -> LifecycleStatus | None:
+    """``value`` as a :class:`LifecycleStatus` when it is one or names one, else None (the
+    model's validation then refuses anything that is not a status)."""
+    if isinstance(value, str):
+        try:
+            return LifecycleStatus(value)
+        except ValueError:
+            return None
+    return None
+
+
 def checked_metadata(value: Any) -> Any:
     """Validate metadata before pydantic's union checks, for one clear message."""
     if value is None:
@@ -180,8 +191,9 @@ class ThoughtRecord(BoundedModel):
     def evolve(self, **changes: Any) -> Self:
         """A new record with ``changes`` applied and validated.
 
-        A ``lifecycle_status`` given as a :class:`LifecycleStatus` member is checked against the
-        state machine; a plain string skips that check (spec 003: "prefer the enum member").
+        A ``lifecycle_status`` is checked against the state machine whether it is given as a
+        :class:`LifecycleStatus` member or as its plain string value (``"CREATED"``): a status is
+        a status. A string that names no status fails validation.
         ``created_at`` cannot change once set (restating the same instant is not a change).
 
         Raises:
@@ -195,8 +207,8 @@ class ThoughtRecord(BoundedModel):
                     f"created_at is immutable once set (current={self.created_at.isoformat()}, "
                     f"attempted={new!r})"
                 )
-        target = changes.get("lifecycle_status")
-        if isinstance(target, LifecycleStatus) and target is not self.lifecycle_status:
+        target = _as_status(changes.get("lifecycle_status"))
+        if target is not None and target is not self.lifecycle_status:
             if not self.can_transition_to(target):
                 raise InvalidTransitionError(
                     entity_type="LifecycleStatus",

@@ -14,8 +14,10 @@ class HybridSearchResult:
         backends_used: the signals that were available for this query, a subset of
             ``{"fulltext", "vector", "recency", "priority"}``.
         recency_axis: ``"cycle"``, ``"transaction"`` or ``None`` (recency off).
+        reflections_evicted: REFLECTIONs left out of ``results`` by the reflection cap.
     """
 
     results: list[tuple[str, float]] = field(default_factory=list)
     backends_used: frozenset[str] = field(default_factory=frozenset)
     recency_axis: str | None = None
+    reflections_evicted: int = 0

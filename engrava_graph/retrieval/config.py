@@ -1,6 +1,6 @@
 """Tunables of the 000 cycle as data (frozen; derive variants with ``model_copy(update=…)``).
 
-Units: ``*_k`` and ``per_node`` are candidate counts; ``decay_rate`` is per day;
+Units: ``*_k`` and ``per_node`` are candidate counts (time and recency: :class:`~engrava_graph.search.fusion.TimeConfig`);
 ``temporal_window_seconds`` is seconds; depths are hops (graph links).
 """
 
@@ -62,7 +62,6 @@ class RetrievalConfig(BoundedModel):
         entity_weight: link weight of a shared Entity/Tag.
         temporal_link_weight: link weight of temporal proximity.
         temporal_window_seconds: "same time window" for temporal proximity (valid_from).
-        decay_rate: Phase 5 rate per day in ``1 / (1 + age_days * decay_rate)``.
         causal_depth: default Phase 6 depth (1..4 links); ``causal_weight`` scales it.
         causal_max_paths: paths kept per seed and direction.
         causal_hop_factor: causal relevance multiplier per extra link on a chain.
@@ -81,7 +80,6 @@ class RetrievalConfig(BoundedModel):
     entity_weight: float = Field(default=0.6, ge=0.0, le=1.0)
     temporal_link_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     temporal_window_seconds: Count = 3600
-    decay_rate: float = Field(default=0.05, ge=0.0)
     causal_depth: int = Field(default=3, ge=1, le=4)
     causal_max_paths: int = Field(default=25, ge=1, le=500)
     causal_hop_factor: float = Field(default=0.85, gt=0.0, le=1.0)

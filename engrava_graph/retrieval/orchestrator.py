@@ -210,14 +210,14 @@ class RetrievalCycle:
         assert run.encoding is not None
         await phases.load_records(self.store, run.candidates, vector, scope)
         phases.decay(run.candidates, axis=run.decay_axis, now=run.request.now, recency=recency,
-                     decay_rate=self.config.decay_rate, temporal=run.encoding.temporal)
+                     decay_rate=self.store.time_config.access_decay_rate, temporal=run.encoding.temporal)
 
     def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
         explicit = request.current_cycle
         provider = (resolve_cycle(None, self.store.cycle_provider)
                     if explicit is None and request.recency_now is None else None)
         return resolve_recency(current_cycle=explicit, recency_now=request.recency_now,
-                               provider_cycle=provider, config=self.store.search_config)
+                               provider_cycle=provider, config=self.store.time_config)
 
     @staticmethod
     def _axis(request: RetrieveRequest, recency: RecencyReference | None) -> str | None:

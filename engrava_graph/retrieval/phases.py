@@ -94,8 +94,10 @@ async def activate(store: Neo4jEngravaCore, queries: Sequence[str],
         keyword = store._arms.fulltext(query, profile.fulltext_k, scope)
         if vector is None:
             return await keyword, ([], None)
+        # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
+        floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
         return await asyncio.gather(keyword, store._arms.vector(
-            vector, profile.vector_k, scope, threshold=profile.min_similarity))
+            vector, profile.vector_k, scope, threshold=floor))
 
     runs = await asyncio.gather(*(one(q, v) for q, v in zip(queries, vectors, strict=True)))
     found: dict[str, Candidate] = {}

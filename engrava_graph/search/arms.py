@@ -1,36 +1,60 @@
 """The two activation arms of search over Neo4j: the full-text index and the vector index.
 
-Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``);
+Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
+one query per analysed term, and scores the candidates with BM25 over the namespace's own
+statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores;
 the vector arm cannot (Neo4j 5.26's vector index ranks the whole database before any ``WHERE``),
 so a namespace small next to the database is searched by exact cosine, and a large one through
 the HNSW index over-fetched by the database/namespace size ratio. The choice is reported.
+
+A metadata filter narrows the candidates before ranking: the arms count the thoughts that pass
+it (cached 30 s per filter) and, when few pass, rank exactly those (exact cosine over the
+filtered set; BM25 over every filtered thought's text); otherwise they over-fetch by the
+namespace/filtered ratio. So ``top_k`` results come back whenever ``top_k`` thoughts match.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from neo4j.exceptions import ClientError
+
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.namespace import fulltext_namespace_token
+from engrava_graph.search import bm25
 from engrava_graph.search.fusion import (
     SearchConfig,
     cosine_to_index_score,
     index_score_to_cosine,
 )
-from engrava_graph.search.lucene import namespaced_query
+from engrava_graph.search.lucene import query_terms, term_query
 
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")
 _VECTOR_EXACT = cypher("search/vector_exact")
-_COUNTS = cypher("namespaces/count_thoughts")
+_FULLTEXT_SCAN = cypher("search/fulltext_scan")
+_STATS = cypher("search/namespace_stats")
+_COUNT_FILTERED = cypher("search/count_retrievable")
+log = logging.getLogger(__name__)
 
-#: How long namespace/database sizes are cached, in seconds (they only steer the arm choice).
-_COUNT_TTL_SECONDS = 30.0
+#: How long namespace statistics are cached, in seconds (BM25's N and avgdl, the arm choice).
+_STATS_TTL_SECONDS = 30.0
 _MAX_FETCH_K = 10_000
+#: The index is always asked for at least this many results' worth of neighbours, so the first
+#: hits do not depend on ``top_k`` (an HNSW search for 1 neighbour explores less of the graph).
+INDEX_FLOOR_K = 50
+#: Candidates the index returns per query term (a term matching more is scored on these, and
+#: its document frequency is taken as this cap).
+PER_TERM_LIMIT = 1_000
+#: A filter passed by at most this many thoughts has the keyword arm rank all of them.
+KEYWORD_SCAN_MAX = 1_000
+_FILTER_CACHE_SIZE = 256
 
 
 def index_fetch_k(k: int, in_namespace: int, in_database: int, overfetch: int) -> int:
@@ -63,23 +87,49 @@ class SearchArms:
         self._namespace = namespace
         self._ns_token = fulltext_namespace_token(namespace)
         self._config = config
-        self._counts: tuple[float, int, int] | None = None
+        self._stats: tuple[float, int, float, int] | None = None
+        self._filtered: dict[str, tuple[float, int]] = {}
 
     async def fulltext(self, text: str, top_k: int, scope: dict[str, Any]) -> list[tuple[str, float]]:
-        """Keyword arm: ``(thought_id, raw Lucene score)``, best first; [] when ``text`` has no words.
+        """Keyword arm: ``(thought_id, BM25 score > 0)``, best first; [] when ``text`` has no
+        informative term (only stop words or punctuation).
+
+        The score uses only this namespace's statistics (its thought count, mean text length and
+        each term's document frequency), so it is the same whatever other namespaces hold.
 
         Args:
-            text: user text (escaped here, never parsed as Lucene syntax).
+            text: user text (analysed here, never parsed as Lucene syntax; at most 32 distinct
+                terms are searched, see :func:`~engrava_graph.search.lucene.query_terms`).
             top_k: results wanted.
             scope: the ``search/_retrievable`` parameters (namespace, include_archived, now,
                 meta_filters).
         """
-        query = namespaced_query(text, self._ns_token)
-        if query is None or top_k <= 0:
+        terms = query_terms(text)
+        if not terms or top_k <= 0:
             return []
-        rows = await self._executor.read(_FULLTEXT, lucene_query=query, fetch_k=top_k * 2 + 10,
-                                         top_k=top_k, **scope)
-        return [(r["thought_id"], float(r["score"])) for r in rows]
+        filtered = await self._filtered_count(scope)
+        scan = filtered is not None and filtered <= KEYWORD_SCAN_MAX
+        try:
+            rows = await self._executor.read(
+                _FULLTEXT_SCAN if scan else _FULLTEXT,
+                term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
+                per_term_limit=PER_TERM_LIMIT, **scope)
+        except ClientError as exc:  # a query the index refuses: no keyword signal, not a 500
+            log.warning("full-text query refused (%s) for %d terms; keyword arm empty",
+                        exc.code, len(terms))
+            return []
+        if not rows:
+            return []
+        matched: dict[str, set[str]] = {}
+        for entry in rows[0]["terms"]:
+            for thought_id in entry["ids"]:
+                matched.setdefault(thought_id, set()).add(entry["term"])
+        candidates = [bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]),
+                                     frozenset(matched.get(d["thought_id"], ())))
+                      for d in rows[0]["docs"]]
+        documents, mean_length, _ = await self._namespace_stats()
+        df = {entry["term"]: int(entry["df"]) for entry in rows[0]["terms"]}
+        return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
     async def vector(self, vector: Sequence[float], top_k: int, scope: dict[str, Any], *,
                      threshold: float = 0.0) -> tuple[list[tuple[str, float]], VectorPlan]:
@@ -91,24 +141,47 @@ class SearchArms:
             scope: the ``search/_retrievable`` parameters.
             threshold: minimum cosine similarity in [0, 1].
         """
-        plan = await self._plan(top_k)
+        plan = await self._plan(top_k, await self._filtered_count(scope))
         stmt = _VECTOR_EXACT if plan.strategy == "exact" else _VECTOR_INDEX
         rows = await self._executor.read(
             stmt, vector=[float(x) for x in vector], fetch_k=plan.fetch_k, top_k=top_k,
-            min_score=cosine_to_index_score(threshold), **scope,
+            # A cosine clipped to 0 passes a threshold of 0: negative cosines are kept.
+            min_score=cosine_to_index_score(threshold) if threshold > 0 else 0.0, **scope,
         )
         return [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows], plan
 
-    async def _plan(self, top_k: int) -> VectorPlan:
-        in_namespace, in_database = await self._sizes()
-        if in_namespace <= self._config.exact_vector_max_thoughts:
+    async def _plan(self, top_k: int, filtered: int | None) -> VectorPlan:
+        """Exact cosine when the namespace (or the part of it passing the filter) is small,
+        else the index over-fetched by the database/candidates ratio."""
+        in_namespace, _, in_database = await self._namespace_stats()
+        candidates = in_namespace if filtered is None else filtered
+        if candidates <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
-        return VectorPlan("index", index_fetch_k(top_k, in_namespace, in_database,
-                                                 self._config.vector_overfetch))
+        return VectorPlan("index", index_fetch_k(max(top_k, INDEX_FLOOR_K), candidates,
+                                                 in_database, self._config.vector_overfetch))
 
-    async def _sizes(self) -> tuple[int, int]:
+    async def _filtered_count(self, scope: dict[str, Any]) -> int | None:
+        """How many thoughts pass the scope's metadata filter (cached 30 s per filter), or None
+        without a filter."""
+        if not scope.get("meta_filters"):
+            return None
+        key = json.dumps([scope["meta_filters"], scope["include_archived"]], sort_keys=True,
+                         default=str)
         now = time.monotonic()
-        if self._counts is None or now - self._counts[0] > _COUNT_TTL_SECONDS:
-            rows = await self._executor.read(_COUNTS, namespace=self._namespace)
-            self._counts = (now, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]))
-        return self._counts[1], self._counts[2]
+        cached = self._filtered.get(key)
+        if cached is None or now - cached[0] > _STATS_TTL_SECONDS:
+            if len(self._filtered) >= _FILTER_CACHE_SIZE:
+                self._filtered.clear()
+            rows = await self._executor.read(_COUNT_FILTERED, **scope)
+            cached = self._filtered[key] = (now, int(rows[0]["matching"]))
+        return cached[1]
+
+    async def _namespace_stats(self) -> tuple[int, float, int]:
+        """``(thoughts in the namespace, their mean text length in characters, thoughts in the
+        database)``, cached for 30 s."""
+        now = time.monotonic()
+        if self._stats is None or now - self._stats[0] > _STATS_TTL_SECONDS:
+            row = (await self._executor.read(_STATS, namespace=self._namespace))[0]
+            self._stats = (now, int(row["in_namespace"]), float(row["mean_length"]),
+                           int(row["in_database"]))
+        return self._stats[1], self._stats[2], self._stats[3]

@@ -35,24 +35,45 @@ class SearchConfig(BoundedModel):
     """Defaults of hybrid search (the peer's ``SearchConfig`` values).
 
     Attributes:
-        fts_weight, vector_weight, recency_weight, priority_weight: fusion weights (>= 0).
-        recency_half_life: cycles for cycle recency to halve.
-        recency_now_half_life_seconds: seconds for transaction-time recency to halve (7 days).
+        fts_weight, vector_weight, priority_weight: fusion weights (>= 0); the recency weight
+            and half-lives are in :class:`TimeConfig`, which ``retrieve`` reads too.
         exact_vector_max_thoughts: a namespace with at most this many thoughts is searched by
             exact cosine; a larger one by the HNSW vector index, over-fetched.
         vector_overfetch: minimum ANN over-fetch factor (raised by the database/namespace ratio).
+        reflection_topk_cap: at most ``int(top_k * cap)`` REFLECTIONs in a result list (the
+            peer's ``reflection_topk_cap``: 1 of a top 5); the rest make room for other thoughts.
     """
 
     model_config = ConfigDict(frozen=True)
 
     fts_weight: float = Field(default=0.3, ge=0.0)
     vector_weight: float = Field(default=0.55, ge=0.0)
-    recency_weight: float = Field(default=0.1, ge=0.0)
     priority_weight: float = Field(default=0.05, ge=0.0)
-    recency_half_life: PositiveCount = 50
-    recency_now_half_life_seconds: PositiveCount = 604_800
     exact_vector_max_thoughts: Count = 2_000
     vector_overfetch: PositiveCount = 4
+    reflection_topk_cap: float = Field(default=0.3, ge=0.0, le=1.0)
+
+
+class TimeConfig(BoundedModel):
+    """Time and recency settings that every ranked path reads (``search_hybrid``/``recall``,
+    ``retrieve``/``explain``, dreaming's reflection search); the REST service sets its default
+    from ``ENGRAVA_TIME`` (JSON).
+
+    Attributes:
+        recency_weight: the recency signal's fusion weight in ``search_hybrid`` (>= 0; the
+            peer's 0.1).
+        half_life_cycles: cycles for cycle-axis recency to halve (every path).
+        half_life_seconds: seconds for transaction-time recency to halve (7 days; every path).
+        access_decay_rate: per day, ``retrieve``'s access-axis decay
+            ``1 / (1 + age_days * rate)`` when only ``now`` is given (0 disables it).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    recency_weight: float = Field(default=0.1, ge=0.0)
+    half_life_cycles: PositiveCount = 50
+    half_life_seconds: PositiveCount = 604_800
+    access_decay_rate: float = Field(default=0.05, ge=0.0)
 
 
 class RecencyAxis(StrEnum):
@@ -92,7 +113,7 @@ class RecencyReference:
 
 
 def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | None,
-                    provider_cycle: int | None, config: SearchConfig,
+                    provider_cycle: int | None, config: TimeConfig,
                     recency_half_life: int | None = None,
                     recency_now_half_life: int | None = None) -> RecencyReference | None:
     """Pick the recency axis of a query (spec 003, "The other recency axis").
@@ -121,13 +142,13 @@ def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | 
     if recency_now is not None:
         return RecencyReference(
             axis=RecencyAxis.TRANSACTION, now=parse_now("recency_now", recency_now),
-            half_life=float(recency_now_half_life or config.recency_now_half_life_seconds),
+            half_life=float(recency_now_half_life or config.half_life_seconds),
         )
     cycle = current_cycle if current_cycle is not None else provider_cycle
     if cycle is None:
         return None
     return RecencyReference(axis=RecencyAxis.CYCLE, cycle=cycle,
-                            half_life=float(recency_half_life or config.recency_half_life))
+                            half_life=float(recency_half_life or config.half_life_cycles))
 
 
 def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[str, float]:
@@ -144,12 +165,19 @@ def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[st
     return {k: (w / total if k in active_set else 0.0) for k, w in weights.items()}
 
 
+#: Keyword scores closer than this are equal for :func:`min_max`: BM25 differences that small
+#: come only from terms in most of the namespace's thoughts (idf floored at 1e-6), i.e. noise
+#: that stretching to [0, 1] would turn into a full-weight signal.
+MIN_MAX_TOLERANCE = 1e-4
+
+
 def min_max(scores: Mapping[str, float]) -> dict[str, float]:
-    """Min-max normalise to [0, 1]; when all scores are equal every one becomes 1.0."""
+    """Min-max normalise to [0, 1]; when all scores are equal (within
+    :data:`MIN_MAX_TOLERANCE`) every one becomes 1.0."""
     if not scores:
         return {}
     low, high = min(scores.values()), max(scores.values())
-    if high - low <= 1e-12:
+    if high - low <= MIN_MAX_TOLERANCE:
         return {k: 1.0 for k in scores}
     return {k: (v - low) / (high - low) for k, v in scores.items()}
 
@@ -174,6 +202,35 @@ def fuse(signals: Mapping[str, Mapping[str, float]], weights: Mapping[str, float
               for tid in ids]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return [(tid, round(score, 12)) for tid, score in scored[:top_k]]
+
+
+def cap_reflections(ranked: Sequence[tuple[str, float]], reflection_ids: Iterable[str],
+                    top_k: int, cap: float) -> tuple[list[tuple[str, float]], int]:
+    """The first ``top_k`` of ``ranked`` with at most ``int(top_k * cap)`` reflections: a
+    reflection past its slots is skipped and the next thought moves up (as the peer's
+    ``reflection_topk_cap``).
+
+    Returns:
+        ``(results, how many reflections were skipped)``.
+
+    Examples:
+        >>> cap_reflections([("r1", .9), ("r2", .8), ("a", .7), ("b", .6)], {"r1", "r2"}, 3, 0.4)
+        ([('r1', 0.9), ('a', 0.7), ('b', 0.6)], 1)
+    """
+    reflections = set(reflection_ids)
+    slots = int(top_k * cap + 1e-9)
+    kept: list[tuple[str, float]] = []
+    evicted = 0
+    for thought_id, value in ranked:
+        if len(kept) == top_k:
+            break
+        if thought_id in reflections:
+            if slots == 0:
+                evicted += 1
+                continue
+            slots -= 1
+        kept.append((thought_id, value))
+    return kept, evicted
 
 
 def index_score_to_cosine(score: float) -> float:

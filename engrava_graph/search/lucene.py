@@ -1,33 +1,85 @@
-"""Turning user text into a safe Lucene query for Neo4j's full-text index."""
+"""Text analysis of the keyword arm, and the safe Lucene queries it sends to Neo4j's full-text
+index.
+
+The index (English analyzer) only finds candidates: one Lucene query per analysed query term,
+each required to be in the namespace (``+ns_token:``), so no query ever has more than two
+clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached, whatever the text's length or
+script). Scoring is BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
+on the analysis below:
+
+- tokens: runs of letters/digits, lowercased; each Han ideograph, Hiragana and Katakana
+  character is a token of its own (as Lucene's StandardTokenizer splits them);
+- stop words: Lucene's English stop set (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``), English
+  question words, pronouns and auxiliary verbs, and one-letter Latin tokens (possessive ``s``,
+  ``i``), so a query made only of them has no terms (no keyword signal);
+- light stemming: Lucene's ``EnglishMinimalStemmer`` (Harman's S-stemmer, plural ``-s``/``-ies``).
+"""
 
 from __future__ import annotations
 
 import re
 
-_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-_WORD = re.compile(r"\w+", re.UNICODE)
-_MAX_TERMS = 64
+#: Lucene's EnglishAnalyzer stop set (org.apache.lucene.analysis.en.EnglishAnalyzer).
+LUCENE_STOP_WORDS = frozenset((
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with").split())
+#: Question words, pronouns and auxiliary verbs: frequent in questions, rarely the answer's.
+FUNCTION_WORDS = frozenset((
+    "what when where who whom which why how did do does done have has had i you he she we me "
+    "my your his her our its him them was were been being am can could would should shall may "
+    "might must about from").split())
+STOP_WORDS = LUCENE_STOP_WORDS | FUNCTION_WORDS
+
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+",
+                    re.UNICODE)
+_SINGLE_CHAR_TERM = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\d]")
+
+#: At most this many distinct terms of a query are searched (one Lucene query each).
+MAX_QUERY_TERMS = 32
 
 
-def lucene_terms(text: str) -> list[str]:
-    """The word tokens of ``text`` (at most 64), each escaped for Lucene.
+def minimal_stem(word: str) -> str:
+    """Lucene's ``EnglishMinimalStemmer`` (Harman 1991): plural endings only.
 
     Examples:
-        >>> lucene_terms('AND "x" OR (y) REQ-FUNC*')
-        ['and', 'x', 'or', 'y', 'req', 'func']
+        >>> [minimal_stem(w) for w in ["stories", "dogs", "boxes", "shoes", "bus", "glass"]]
+        ['story', 'dog', 'boxe', 'shoes', 'bus', 'glass']
     """
-    words = _WORD.findall(text)[:_MAX_TERMS]
-    # Lowercase so the words AND/OR/NOT are never read as operators.
-    return [_SPECIAL.sub(r"\\\1", w.lower()) for w in words]
+    if len(word) < 3 or word[-1] != "s" or word[-2] in "us":
+        return word
+    if word[-2] == "e":
+        if len(word) > 3 and word[-3] == "i" and word[-4] not in "ae":
+            return word[:-3] + "y"
+        if word[-3] in "iaoe":
+            return word
+    return word[:-1]
 
 
-def namespaced_query(text: str, ns_token: str) -> str | None:
-    """An OR of ``text``'s terms, required to be in the namespace ``ns_token``.
+def analyse(text: str) -> list[str]:
+    """The terms of ``text`` in order (repeats kept): tokens, minus stop words, stemmed.
 
-    Returns:
-        The Lucene query, or None when ``text`` has no word characters (nothing to search).
+    Examples:
+        >>> analyse("Is it on? Caroline's dogs, 北京!")
+        ['caroline', 'dog', '北', '京']
     """
-    terms = lucene_terms(text)
-    if not terms:
-        return None
-    return f"+ns_token:{ns_token} +({' '.join(terms)})"
+    terms = []
+    for token in _TOKEN.findall(text.lower()):
+        if token in STOP_WORDS or (len(token) == 1 and not _SINGLE_CHAR_TERM.match(token)):
+            continue
+        terms.append(minimal_stem(token))
+    return terms
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct terms of a query, in order of first occurrence, at most
+    :data:`MAX_QUERY_TERMS`; [] when no term is informative (only stop words or punctuation)."""
+    return list(dict.fromkeys(analyse(text)))[:MAX_QUERY_TERMS]
+
+
+def term_query(term: str, ns_token: str) -> str:
+    """The Lucene query for one analysed term inside the namespace ``ns_token``.
+
+    ``term`` is letters/digits only (from :func:`analyse`), so nothing needs escaping and no
+    operator can be formed (``and``/``or``/``not`` are stop words).
+    """
+    return f"+ns_token:{ns_token} +{term}"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from engrava_graph.retrieval.config import RetrievalConfig
     from engrava_graph.retrieval.orchestrator import RetrievalCycle
     from engrava_graph.search.arms import SearchArms
-    from engrava_graph.search.fusion import SearchConfig
+    from engrava_graph.search.fusion import SearchConfig, TimeConfig
     from engrava_graph.store.access_buffer import AccessBuffer
     from engrava_graph.store.options import StoreOptions
 
@@ -35,6 +35,7 @@ class StoreBase:
     cycle_provider: CycleProvider | None
     access_tracking_enabled: bool
     search_config: SearchConfig
+    time_config: TimeConfig
     retrieval_config: RetrievalConfig
     vector_dimensions: int
     dreaming_config: DreamingConfig

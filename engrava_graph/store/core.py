@@ -27,7 +27,7 @@ from engrava_graph.model.namespace import (
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.orchestrator import RetrievalCycle
 from engrava_graph.search.arms import SearchArms
-from engrava_graph.search.fusion import SearchConfig
+from engrava_graph.search.fusion import SearchConfig, TimeConfig
 from engrava_graph.store.access import AccessMixin
 from engrava_graph.store.access_buffer import AccessBuffer
 from engrava_graph.store.conversations import ConversationsMixin
@@ -52,7 +52,7 @@ class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, Vecto
         options: the store's options (default :class:`StoreOptions`).
         **option_values: single fields of :class:`StoreOptions` (``embedding_provider``,
             ``auto_embed``, ``cycle_provider``, ``access_tracking_enabled``, ``search_config``,
-            ``retrieval_config``, ``vector_dimensions``, ``clock``, ``entity_extractor``,
+            ``time_config``, ``retrieval_config``, ``vector_dimensions``, ``clock``, ``entity_extractor``,
             ``dreaming_config``, ``hygiene_policy``), overriding those of ``options``.
 
     Raises:
@@ -78,6 +78,7 @@ class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, Vecto
         self.cycle_provider = self.options.cycle_provider
         self.access_tracking_enabled = self.options.access_tracking_enabled
         self.search_config = self.options.search_config or SearchConfig()
+        self.time_config = self.options.time_config or TimeConfig()
         self.vector_dimensions = (embedding_provider.dimensions if embedding_provider
                                   else self.options.vector_dimensions)
         self._clock = self.options.clock

@@ -104,8 +104,8 @@ class DreamingMixin(StoreBase):
         vector = await self._query_vector(query_text, query_vector)
         cycle = resolve_cycle(current_cycle, self.cycle_provider)
         recency = resolve_recency(current_cycle=cycle, recency_now=None, provider_cycle=None,
-                                  config=self.search_config)
+                                  config=self.time_config)
         result = await search_reflections(self.executor, self.retrievable_scope(), vector, top_k,
-                                          recency, self.search_config.recency_weight)
+                                          recency, self.time_config.recency_weight)
         self._track([tid for tid, _ in result.results])
         return result

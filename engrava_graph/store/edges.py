@@ -30,10 +30,11 @@ Q = {name: cypher(name) for name in (
 def _raise_edge_problem(props: dict[str, Any], check: dict[str, Any]) -> None:
     """Raise the error :meth:`Neo4jEngravaCore.create_edge` raises for a failed preflight row
     (``check``: ``from_exists``, ``to_exists``, ``id_taken``, ``triple_taken``)."""
-    missing = [i for i, ok in ((props["from_thought_id"], check["from_exists"]),
-                               (props["to_thought_id"], check["to_exists"])) if not ok]
+    missing = [(name, props[name]) for name, ok in (("from_thought_id", check["from_exists"]),
+                                                    ("to_thought_id", check["to_exists"]))
+               if not ok]
     if missing:
-        raise ReferentialIntegrityError(missing)
+        raise ReferentialIntegrityError([i for _, i in missing], field=missing[0][0])
     raise DuplicateEdgeError(from_thought_id=props["from_thought_id"],
                              to_thought_id=props["to_thought_id"], edge_type=props["edge_type"],
                              edge_id=props["edge_id"] if check["id_taken"] else None)

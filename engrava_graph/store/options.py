@@ -11,7 +11,7 @@ from engrava_graph.embeddings.base import EmbeddingProvider
 from engrava_graph.model.cycles import CycleProvider
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.entities import extract_entities
-from engrava_graph.search.fusion import SearchConfig
+from engrava_graph.search.fusion import SearchConfig, TimeConfig
 
 
 def _utcnow() -> datetime:
@@ -29,6 +29,8 @@ class StoreOptions:
         cycle_provider: default cognitive cycle for search/consolidate when none is passed.
         access_tracking_enabled: record implicit accesses into the bounded buffer.
         search_config: hybrid-search defaults (None = :class:`SearchConfig`).
+        time_config: time and recency settings every ranked path reads (None =
+            :class:`~engrava_graph.search.fusion.TimeConfig`).
         retrieval_config: constants of the retrieval cycle (None = :class:`RetrievalConfig`).
         vector_dimensions: index dimensions when there is no provider (default 384).
         clock: returns "now" (aware UTC) for write stamps, expiry and access times; ranking never
@@ -43,6 +45,7 @@ class StoreOptions:
     cycle_provider: CycleProvider | None = None
     access_tracking_enabled: bool = False
     search_config: SearchConfig | None = None
+    time_config: TimeConfig | None = None
     retrieval_config: RetrievalConfig | None = None
     vector_dimensions: int = 384
     clock: Callable[[], datetime] = _utcnow

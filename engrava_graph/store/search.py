@@ -10,17 +10,20 @@ from typing import Any
 
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.cycles import resolve_cycle
+from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import from_epoch_millis
 from engrava_graph.search.fusion import (
+    cap_reflections,
     fuse,
     min_max,
     priority_scores,
     redistribute,
     resolve_recency,
 )
+from engrava_graph.search.lucene import query_terms
 from engrava_graph.store._base import StoreBase
 
 Q = {name: cypher(name) for name in (
@@ -42,10 +45,12 @@ class SearchMixin(StoreBase):
 
     async def search_fts(self, query: str, top_k: int = 10, *,
                          include_archived: bool = False) -> list[tuple[str, float]]:
-        """Keyword search (Lucene BM25) over essence and content.
+        """Keyword search over essence and content: BM25 with the namespace's own statistics
+        (the full-text index finds the candidates; see :mod:`engrava_graph.search.bm25`).
 
         Returns:
-            ``(thought_id, score)`` best first; the query is plain text (operators are escaped).
+            ``(thought_id, score > 0)`` best first; the query is plain text (never Lucene
+            syntax); [] when it has no informative term (only stop words or punctuation).
         """
         return await self._arms.fulltext(query, top_k,
                                          self.retrievable_scope(include_archived=include_archived))
@@ -103,7 +108,8 @@ class SearchMixin(StoreBase):
         config = self.search_config
         weights = {"fulltext": config.fts_weight if fts_weight is None else fts_weight,
                    "vector": config.vector_weight if vector_weight is None else vector_weight,
-                   "recency": config.recency_weight if recency_weight is None else recency_weight,
+                   "recency": (self.time_config.recency_weight if recency_weight is None
+                               else recency_weight),
                    "priority": (config.priority_weight if priority_weight is None
                                 else priority_weight)}
         if any(w < 0 for w in weights.values()):
@@ -112,7 +118,7 @@ class SearchMixin(StoreBase):
         provider_cycle = (resolve_cycle(None, self.cycle_provider)
                           if explicit is None and recency_now is None else None)
         recency = resolve_recency(current_cycle=explicit, recency_now=recency_now,
-                                  provider_cycle=provider_cycle, config=config,
+                                  provider_cycle=provider_cycle, config=self.time_config,
                                   recency_half_life=recency_half_life,
                                   recency_now_half_life=recency_now_half_life)
         scope = self.retrievable_scope(include_archived=include_archived, filters=filters)
@@ -131,11 +137,13 @@ class SearchMixin(StoreBase):
                 fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope))
         signals: dict[str, dict[str, float]] = {"fulltext": min_max(dict(fts_hits)),
                                                 "vector": dict(vec_hits)}
-        active = ["fulltext"] + (["vector"] if vector is not None else [])
+        # No informative term (stop words only): no keyword signal, its weight goes elsewhere.
+        active = (["fulltext"] if query_terms(query_text) else []) + (
+            ["vector"] if vector is not None else [])
         candidate_ids = sorted(set(signals["fulltext"]) | set(signals["vector"]))
-        if candidate_ids and (recency is not None or weights["priority"] > 0):
-            rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,
-                                            thought_ids=candidate_ids)
+        rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,
+                                        thought_ids=candidate_ids) if candidate_ids else []
+        if rows:
             if recency is not None and weights["recency"] > 0:
                 signals["recency"] = {r["thought_id"]: recency.score(
                     r["updated_cycle"], from_epoch_millis(r["updated_ms"]),
@@ -144,10 +152,14 @@ class SearchMixin(StoreBase):
             if weights["priority"] > 0:
                 signals["priority"] = priority_scores(rows)
                 active.append("priority")
-        ranked = fuse(signals, redistribute(weights, active), top_k)
+        ranked, evicted = cap_reflections(
+            fuse(signals, redistribute(weights, active), len(candidate_ids)),
+            [r["thought_id"] for r in rows if r["thought_type"] == ThoughtType.REFLECTION.value],
+            top_k, config.reflection_topk_cap)
         self._track([tid for tid, _ in ranked])
         return HybridSearchResult(results=ranked, backends_used=frozenset(active),
-                                  recency_axis=recency.axis.value if recency else None)
+                                  recency_axis=recency.axis.value if recency else None,
+                                  reflections_evicted=evicted)
 
     async def recall(self, query: str, *, top_k: int = 10, current_cycle: int | None = None,
                      recency_now: datetime | str | None = None,

@@ -81,9 +81,12 @@ class ThoughtsMixin(StoreBase):
 
         Args:
             thought: the record; ``created_at``/``updated_at`` are stamped when unset.
-            deduplicate: when a thought with the same ``content_hash`` exists in the namespace,
-                add one to its ``confirmation_count`` and return it instead (atomic under
-                concurrent callers).
+            deduplicate: when a thought with the same ``content_hash`` exists in the namespace
+                and its valid time covers this one's (``valid_from``/``valid_until``, None =
+                open), add one to its ``confirmation_count`` and return it instead (atomic under
+                concurrent callers). The same text valid in an interval no existing copy covers
+                (2023-01..02, then 2024-05..06) is stored as a new thought, so the fact stays
+                answerable in both intervals.
             expires_after_seconds: TTL in seconds from now, at most 100 years (sets
                 ``expires_at``).
             embedding: a vector to store instead of auto-embedding.
@@ -105,7 +108,9 @@ class ThoughtsMixin(StoreBase):
             await self._register_in(tx)
             if deduplicate:
                 hit = await run_in(tx, Q["thoughts/dedup_confirm"], namespace=self.namespace,
-                                   content_hash=row["props"]["content_hash"], now=self._clock())
+                                   content_hash=row["props"]["content_hash"], now=self._clock(),
+                                   valid_from=stamped.valid_from,
+                                   valid_until=stamped.valid_until)
                 if hit:
                     return thought_from_properties(hit[0]["thought"])
             await run_in(tx, Q["thoughts/create"], namespace=self.namespace,

@@ -29,6 +29,7 @@ from engrava_graph.model.errors import (
 )
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 from engrava_graph.conversations import Message
+from engrava_graph.model.temporal import ValidTimeFilter
 from engrava_graph.wire import BulkResult, DreamJob, Health, JobStatus, MessagesResult
 from tests.integration.api.conftest import READER, SCOPED, SCOPED_NS
 from tests.integration.client_service import Awaiting, Service, running_service
@@ -240,3 +241,21 @@ async def test_health_and_context_managers(service: Service, kind: str) -> None:
         assert async_client._http.is_closed
     assert isinstance(health, Health) and health.status == "ready"
     assert health.schema_version is not None
+
+
+async def test_list_thoughts_filters_by_valid_time(client: Awaiting) -> None:
+    for thought_id, start, end in (("q1", "2024-01-01", "2024-04-01"),
+                                   ("q2", "2024-04-01", "2024-07-01")):
+        await client.create_thought({"thought_id": thought_id, "thought_type": "NOTE",
+                                     "essence": f"quarter {thought_id}", "content": "a quarter",
+                                     "source": "calendar", "valid_from": start,
+                                     "valid_until": end})
+    listed = client.client.list_thoughts
+    at = await client.collect(listed(valid_time=ValidTimeFilter.at("2024-05-15T00:00:00Z")))
+    within = await client.collect(listed(valid_time=ValidTimeFilter.within("2024-03-01",
+                                                                           "2024-05-01")))
+    between = await client.collect(listed(valid_time=ValidTimeFilter.between("2024-01-01",
+                                                                             "2024-04-01")))
+    assert [t.thought_id for t in at] == ["q2"]
+    assert [t.thought_id for t in within] == ["q1", "q2"]
+    assert [t.thought_id for t in between] == ["q1"]

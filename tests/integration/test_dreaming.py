@@ -126,7 +126,7 @@ async def test_every_neighbour_strategy_finds_the_same_clusters(store, memory):
     exact = await store.consolidate(2, config=CONFIG.model_copy(
         update={"neighbour_strategy": "exact"}))
     clusters = {frozenset(r.consolidated_from) for r in await _reflections(store)}
-    for strategy, cycle in (("index", 3), ("stream", 4)):
+    for strategy, cycle in (("index", 3), ("stream", 4), ("ivf", 5)):
         for reflection in await _reflections(store):
             await store.delete_thought(reflection.thought_id)
         other = await store.consolidate(cycle, config=CONFIG.model_copy(
@@ -148,6 +148,42 @@ async def test_running_the_same_pass_twice_creates_nothing(store, memory):
     later = await store.consolidate(3, config=CONFIG)  # a new run over the same clusters
     assert later.run_id != first.run_id and later.reflections_created == 0
     assert await store.count_thoughts() == thoughts
+
+
+async def test_a_pass_over_unchanged_data_skips_the_search_and_any_change_runs_it(store, memory):
+    first = await store.consolidate(2, config=CONFIG)
+    reflections = {r.thought_id for r in await _reflections(store)}
+    edges = await _edge_counts(store)
+    again = await store.consolidate(3, config=CONFIG)  # a later cycle, nothing new
+    assert again.unchanged_since == first.run_id and again.strategy == ""
+    assert (again.reflections_created, again.reflections_existing,
+            again.clusters_found) == (0, 3, 3)
+    assert {r.thought_id for r in await _reflections(store)} == reflections
+    assert await _edge_counts(store) == edges
+    runs = {r["run_id"]: r for r in await dream_runs(store.executor, store.namespace)}
+    assert runs[again.run_id]["unchanged_since"] == first.run_id
+    assert runs[again.run_id]["fingerprint"] == runs[first.run_id]["fingerprint"]
+
+    # a deleted reflection: the pass runs and writes it again
+    [paint] = [r for r in await _reflections(store)
+               if set(r.consolidated_from) == set(memory["paint"])]
+    await store.delete_thought(paint.thought_id)
+    redo = await store.consolidate(4, config=CONFIG)
+    assert redo.unchanged_since is None and redo.reflections_created == 1
+    assert (await store.consolidate(5, config=CONFIG)).unchanged_since == redo.run_id
+
+    # a member written again (its text changed): the pass runs; its cluster is unchanged
+    await store.update_thought(memory["budget"][0],
+                               content="The quarterly budget review is scheduled for Friday 10am")
+    changed = await store.consolidate(6, config=CONFIG)
+    assert changed.unchanged_since is None and changed.reflections_existing == 3
+
+    # a new thought joins a cluster: the pass runs and the grown cluster gets its reflection
+    await store.bulk_store([thought("Caroline taught her golden retriever puppy Max to sit",
+                                    created_cycle=6, updated_cycle=6)])
+    grown = await store.consolidate(7, config=CONFIG)
+    assert grown.unchanged_since is None
+    assert (grown.reflections_created, grown.reflections_superseded) == (1, 1)
 
 
 async def test_regrouping_consolidated_members_adds_no_reflection(store, memory):
@@ -224,6 +260,9 @@ async def test_a_pass_with_other_parameters_marks_a_killed_run_interrupted(store
 
 async def test_a_failed_pass_is_recorded_and_resumed(store, memory):
     first = await store.consolidate(2, config=CONFIG)
+    # a new, unrelated observation: the next pass's fingerprint differs, so it searches again
+    await store.bulk_store([thought("The office coffee machine is broken again",
+                                    created_cycle=2, updated_cycle=2)])
 
     def boom(phase, done, total):
         raise RuntimeError("crash")
@@ -263,6 +302,39 @@ async def test_retired_reflection_is_hidden_even_with_include_archived(store, me
     assert paint.thought_id in [i for i, _ in hits.results]
     assert paint.thought_id not in [
         i for i, _ in (await store.recall("Melanie painting a lake sunrise")).results]
+
+
+async def test_a_grown_cluster_supersedes_its_old_reflection(store):
+    dogs = TOPICS["dogs"]
+    await store.bulk_store([thought(t, created_cycle=1, updated_cycle=1) for t in dogs[:3]])
+    await store.consolidate(2, config=CONFIG)
+    [old] = await _reflections(store)
+    [late] = await store.bulk_store([thought(dogs[3], created_cycle=2, updated_cycle=2)])
+    grown = await store.consolidate(3, config=CONFIG)
+    assert (grown.reflections_created, grown.reflections_superseded) == (1, 1)
+    [new] = [r for r in await _reflections(store) if r.thought_id != old.thought_id]
+    assert set(new.consolidated_from) == set(old.consolidated_from) | {late.thought_id}
+    archived = await store.get_thought(old.thought_id)
+    assert archived.lifecycle_status is LifecycleStatus.ARCHIVED
+    [link] = [e for e in await store.get_edges(new.thought_id, direction=EdgeDirection.OUT)
+              if e.edge_type is EdgeType.DERIVED_FROM]
+    assert link.to_thought_id == old.thought_id and link.source is KnowledgeSource.DREAMING
+    query = "Caroline's golden retriever puppy Max"
+    for kwargs in ({}, {"include_archived": True}):  # out of every ranked path
+        assert [i for i, _ in (await store.recall(query, **kwargs)).results
+                if i in (old.thought_id, new.thought_id)] == [new.thought_id]
+    assert old.thought_id not in [i for i, _ in
+                                  (await store.search_reflections_only(query)).results]
+    assert old.thought_id not in [m.thought_id for m in (await store.retrieve(query)).results]
+
+    for cycle in (3, 4):  # idempotent: the same pass again and a later one change nothing
+        again = await store.consolidate(cycle, config=CONFIG)
+        assert (again.reflections_created, again.reflections_superseded,
+                again.reflections_unretired) == (0, 0, 0)
+    assert (await store.get_thought(old.thought_id)).lifecycle_status is LifecycleStatus.ARCHIVED
+    assert len(await _reflections(store)) == 2
+    assert old.thought_id not in [i for i, _ in
+                                  (await store.recall(query, include_archived=True)).results]
 
 
 async def test_restore_thought_brings_a_retired_reflection_back(store, memory):
@@ -341,7 +413,7 @@ async def test_dream_command_fails_clearly_without_neo4j():
     assert "Neo4j is not reachable" in proc.stderr
     bad = _dream_command("-n", "x", "-c", "1", "--min-size", "9", "--max-size", "4",
                          "--uri", "bolt://127.0.0.1:1")
-    assert bad.returncode == 1 and "max_cluster_size" in bad.stderr
+    assert bad.returncode == 2 and "max_cluster_size" in bad.stderr  # a usage error
 
 
 async def test_dream_command_refuses_a_namespace_that_does_not_exist(make_store):

@@ -74,8 +74,10 @@ def test_lifecycle_transitions():
     active = t.evolve(lifecycle_status=LifecycleStatus.ACTIVE)
     archived = active.evolve(lifecycle_status=LifecycleStatus.ARCHIVED)
     assert archived.evolve(lifecycle_status=LifecycleStatus.ACTIVE).is_active()
-    # a plain string skips the state machine check (spec 003) and is coerced
-    assert t.evolve(lifecycle_status="DONE").lifecycle_status is LifecycleStatus.DONE
+    # a plain string is a status too: the same check, then coerced
+    with pytest.raises(InvalidTransitionError, match="CREATED to DONE"):
+        t.evolve(lifecycle_status="DONE")
+    assert t.evolve(lifecycle_status="ACTIVE").lifecycle_status is LifecycleStatus.ACTIVE
 
 
 def test_created_at_is_immutable_but_restating_is_fine():

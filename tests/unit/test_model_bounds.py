@@ -25,7 +25,7 @@ from engrava_graph.model.temporal import from_epoch_millis, to_utc
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.temporal import period_bounds
-from engrava_graph.search.fusion import SearchConfig
+from engrava_graph.search.fusion import SearchConfig, TimeConfig
 from engrava_graph.wire import BulkThoughts, DreamRequest, RestoreRequest, ThoughtCreate, ThoughtPatch
 
 THOUGHT = {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "unit"}
@@ -161,7 +161,7 @@ def test_cycles_given_to_the_library_stop_at_int64_max() -> None:
 @pytest.mark.parametrize("model,data", [
     (SearchConfig, {"fts_weight": float("inf")}),
     (SearchConfig, {"vector_overfetch": 2**63}),
-    (RetrievalConfig, {"decay_rate": float("nan")}),
+    (TimeConfig, {"access_decay_rate": float("nan")}),
     (RetrievalConfig, {"max_entity_degree": 2**63}),
     (DreamingConfig, {"signals": {"recency": float("inf")}}),
     (DreamingGates, {"max_cluster_size": 2**63}),

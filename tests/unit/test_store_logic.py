@@ -12,14 +12,14 @@ from engrava_graph.model import InvalidRecencyArgumentError, RecencyModeConflict
 from engrava_graph.model.enums import EdgeType
 from engrava_graph.search.fusion import (
     RecencyAxis,
-    SearchConfig,
+    TimeConfig,
     fuse,
     index_score_to_cosine,
     min_max,
     redistribute,
     resolve_recency,
 )
-from engrava_graph.search.lucene import namespaced_query
+from engrava_graph.search.lucene import query_terms, term_query
 from engrava_graph.store.access_buffer import AccessBuffer
 
 
@@ -49,7 +49,7 @@ def test_min_max_and_fuse_order():
 
 
 def test_recency_axes():
-    cfg = SearchConfig()
+    cfg = TimeConfig()
     cyc = resolve_recency(current_cycle=100, recency_now=None, provider_cycle=None, config=cfg)
     assert cyc.axis is RecencyAxis.CYCLE
     assert math.isclose(cyc.score(50, None, None), 0.5)  # one half-life (50 cycles)
@@ -71,10 +71,10 @@ def test_cosine_conversion():
     assert index_score_to_cosine(1.0) == 1.0 and index_score_to_cosine(0.25) == 0.0
 
 
-def test_lucene_query_escapes_everything():
-    q = namespaced_query('budget AND ") OR *:* (', "ns61")
-    assert q == "+ns_token:ns61 +(budget and or)"
-    assert namespaced_query("?!", "ns61") is None
+def test_lucene_queries_carry_no_syntax_and_no_stop_words():
+    assert query_terms('budget AND ") OR *:* ( REQ-FUNC*') == ["budget", "req", "func"]
+    assert [term_query(t, "ns61") for t in query_terms("budgets?")] == ["+ns_token:ns61 +budget"]
+    assert query_terms("?!") == [] and query_terms("NOT") == [] and query_terms("Is it on?") == []
 
 
 def test_registry_renders_from_enums_only():

@@ -126,8 +126,9 @@ def test_the_largest_values_are_stored_and_counters_saturate(api: Api) -> None:
                       created_cycle=INT64_MAX, updated_cycle=INT64_MAX,
                       metadata={"lo": -(2**63), "hi": INT64_MAX},
                       valid_from="0001-01-01T00:00:00Z", valid_until="9999-12-31T23:59:59.999999Z")
-    again = _post(api, "/v1/thoughts", _body(essence="counted to the top",
-                                             content="counted to the top", deduplicate=True))
+    again = _post(api, "/v1/thoughts", _body(  # same interval: dedup confirms (docs/api.md)
+        essence="counted to the top", content="counted to the top", deduplicate=True,
+        valid_from="0001-01-01T00:00:00Z", valid_until="9999-12-31T23:59:59.999999Z"))
     assert again.status_code == 200, again.text
     assert again.json()["confirmation_count"] == INT64_MAX
     store = api.client.app.state.api.store(api.namespace)

@@ -1,0 +1,92 @@
+"""The one error boundary of the ``engrava-graph`` console script.
+
+Every command's failure ends as one line on stderr, ``error: <what is wrong and what to do>``,
+and an exit code, never a traceback:
+
+- :data:`EXIT_USAGE` (2): the caller can fix it by changing how the command is called or
+  configured: a wrong Neo4j password, a URI the driver does not take (``http://``), a database
+  that does not exist (``NEO4J_DATABASE``), an invalid argument (a library ``ValueError`` such
+  as :class:`ValidationFailedError`, or a pydantic ``ValidationError``);
+- :data:`EXIT_FAILURE` (1): anything else: Neo4j unreachable, a library error about the data
+  (a namespace that does not exist), a Neo4j statement that failed, a file that cannot be read,
+  and any unexpected exception (named by its type; ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the
+  traceback through for a bug report).
+
+:class:`GuardedTyper` applies it around the whole Typer app, so commands need no try/except of
+their own; Click's own usage errors (unknown option, value out of range) keep their exit code 2.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import neo4j.exceptions
+import typer
+from pydantic import ValidationError
+
+from engrava_graph.model.errors import EngravaGraphError
+
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+TRACEBACK_VARIABLE = "ENGRAVA_GRAPH_TRACEBACK"
+"""Set it to ``1`` to let an unexpected exception's traceback through (for bug reports)."""
+
+_DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _neo4j_message(error: neo4j.exceptions.Neo4jError) -> str:
+    return _one_line(error.message or str(error))
+
+
+def describe(error: BaseException) -> tuple[int, str]:
+    """The exit code and the one-line message for an exception a command raised.
+
+    Args:
+        error: any exception.
+
+    Returns:
+        ``(exit_code, message)``: :data:`EXIT_USAGE` for a configuration or argument problem,
+        else :data:`EXIT_FAILURE`; the message is one line without a trailing period.
+    """
+    if isinstance(error, neo4j.exceptions.AuthError):
+        return EXIT_USAGE, ("Neo4j refused the credentials: check NEO4J_USER and "
+                            "NEO4J_PASSWORD")
+    if isinstance(error, neo4j.exceptions.ConfigurationError):
+        return EXIT_USAGE, f"the Neo4j connection is misconfigured (NEO4J_URI): {_one_line(str(error))}"
+    if isinstance(error, neo4j.exceptions.Neo4jError):
+        if error.code == _DATABASE_NOT_FOUND:
+            return EXIT_USAGE, (f"Neo4j has no such database ({_neo4j_message(error)}): check "
+                                f"NEO4J_DATABASE, or unset it for the server's default database")
+        return EXIT_FAILURE, f"Neo4j refused the request ({error.code}): {_neo4j_message(error)}"
+    if isinstance(error, ValidationError):
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return EXIT_USAGE, _one_line(f"invalid {where or 'value'}: {first['msg']}")
+    if isinstance(error, EngravaGraphError):
+        code = EXIT_USAGE if isinstance(error, ValueError) else EXIT_FAILURE
+        return code, _one_line(str(error))
+    if isinstance(error, neo4j.exceptions.DriverError | OSError):
+        return EXIT_FAILURE, _one_line(str(error) or type(error).__name__)
+    return EXIT_FAILURE, (f"unexpected {type(error).__name__}: {_one_line(str(error))} (set "
+                          f"{TRACEBACK_VARIABLE}=1 for the traceback)")
+
+
+class GuardedTyper(typer.Typer):
+    """A Typer app whose every command runs inside :func:`describe`'s boundary: an exception
+    that escapes a command is printed as one line and ends the process with its exit code
+    (:class:`SystemExit`, :class:`KeyboardInterrupt` and Click's own errors pass as usual)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except Exception as error:
+            if os.environ.get(TRACEBACK_VARIABLE) == "1":
+                raise
+            code, message = describe(error)
+            typer.echo(f"error: {message}", err=True)
+            raise SystemExit(code) from None

@@ -1,0 +1,111 @@
+"""BM25 over one namespace's statistics (pure functions).
+
+Neo4j's full-text index scores with BM25 over the whole database (every namespace, and deleted
+documents until Lucene merges its segments), so a namespace's keyword ranking would depend on
+other tenants' data. The keyword arm therefore uses the index only to find candidates and
+scores them here with the namespace's own statistics: document count, mean document length,
+and each term's document frequency within the namespace.
+
+Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
+
+    score(d) = sum over query terms t of  idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+    idf(t)   = max(ln((N - df + 0.5) / (df + 0.5)), 1e-6)
+
+``k1 = 1.2``; ``b = 0.5`` (less length normalisation than Lucene's 0.75: memories are short, and
+LoCoMo conv-26/30/41/42 favour it); the Robertson-Spärck Jones idf floored at 1e-6 as SQLite
+FTS5's ``bm25()`` (the peer ``engrava``'s) does, so a term in more than half of the namespace's
+thoughts (a speaker's name on every turn) carries almost no weight. Lengths are in characters
+(only the ratio ``dl / avgdl`` matters).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engrava_graph.search.lucene import analyse
+
+K1 = 1.2
+B = 0.5
+_IDF_FLOOR = 1e-6
+
+
+def keyword_text(essence: str | None, content: str | None) -> str:
+    """The text a thought is matched on: ``content`` when it starts with ``essence``, else both
+    (the same rule as the embedded text)."""
+    essence, content = essence or "", content or ""
+    if content.strip().startswith(essence.strip()):
+        return content
+    return f"{essence}\n{content}"
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    """Statistics of one namespace.
+
+    Attributes:
+        documents: how many thoughts it holds (N).
+        mean_length: their mean :func:`keyword_text` length, characters (avgdl).
+    """
+
+    documents: int
+    mean_length: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A thought the index matched.
+
+    Attributes:
+        thought_id: its id.
+        text: its :func:`keyword_text`.
+        matched: the query terms the index matched it for (stemmed by Lucene's analyzer, so a
+            match this module's lighter stemming misses still counts as one occurrence).
+    """
+
+    thought_id: str
+    text: str
+    matched: frozenset[str]
+
+
+def idf(documents: int, df: int) -> float:
+    """The Robertson-Spärck Jones idf ``ln((N - df + 0.5) / (df + 0.5))``, at least 1e-6.
+
+    Examples:
+        >>> round(idf(100, 1), 3), idf(100, 60)
+        (4.195, 1e-06)
+    """
+    df = min(max(df, 0), max(documents, 0))
+    return max(math.log((documents - df + 0.5) / (df + 0.5)), _IDF_FLOOR)
+
+
+def score(candidates: Iterable[Candidate], terms: Iterable[str], df: Mapping[str, int],
+          stats: CorpusStats) -> list[tuple[str, float]]:
+    """BM25 of each candidate for the query ``terms`` (distinct, analysed).
+
+    Args:
+        candidates: the matched thoughts.
+        terms: the query's terms.
+        df: each term's document frequency in the namespace.
+        stats: the namespace's :class:`CorpusStats`.
+
+    Returns:
+        ``(thought_id, score > 0)`` best first, ties by thought_id; thoughts scoring 0 left out.
+    """
+    weights = {t: idf(stats.documents, df.get(t, 0)) for t in terms}
+    avgdl = max(stats.mean_length, 1.0)
+    scored = []
+    for candidate in candidates:
+        counts = Counter(analyse(candidate.text))
+        norm = K1 * (1.0 - B + B * len(candidate.text) / avgdl)
+        total = 0.0
+        for term, weight in weights.items():
+            tf = counts.get(term, 0) or (1 if term in candidate.matched else 0)
+            if tf:
+                total += weight * tf * (K1 + 1.0) / (tf + norm)
+        if total > 0.0:
+            scored.append((candidate.thought_id, total))
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored

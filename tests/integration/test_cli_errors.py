@@ -1,0 +1,108 @@
+"""The console script never shows a traceback (issue 15, items 7 and 8): every failure is one
+``error:`` line on stderr with exit code 2 for a usage or configuration problem (credentials, a
+URI the driver does not take, a database that does not exist, a bad option, an embedding model
+that cannot be loaded, a busy port) and 1 otherwise.
+
+Each case runs the real command in its own process against the real Neo4j, all of them
+concurrently (each process spends most of its time importing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+from typing import Any
+
+import pytest
+
+from tests.factories import thought
+
+CJK_QUESTION = "记" * 1100
+
+
+async def _cli(*args: str, **env: str) -> tuple[int, str, str]:
+    """Run ``python -m engrava_graph.cli ARGS`` with ``env`` over the current environment."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "engrava_graph.cli", *args, env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), timeout=300)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+def _error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+def _assert_one_line(result: tuple[int, str, str], code: int, *needles: str) -> None:
+    returncode, out, err = result
+    assert "Traceback" not in out + err, err
+    assert returncode == code, (returncode, err)
+    lines = _error_lines(err)
+    assert len(lines) == 1, err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+
+
+@pytest.fixture
+def neo4j_env(connection: Any) -> dict[str, str]:
+    """The NEO4J_* variables of the test server."""
+    return {"NEO4J_URI": connection.uri, "NEO4J_USER": connection.user,
+            "NEO4J_PASSWORD": connection.password}
+
+
+async def test_no_command_shows_a_traceback(make_store, neo4j_env):
+    store = make_store()
+    await store.create_thought(thought("记录会议的决定"))
+    ns = store.namespace
+    wrong_password = {**neo4j_env, "NEO4J_PASSWORD": "not-the-password"}
+    http_uri = {**neo4j_env, "NEO4J_URI": "http://127.0.0.1:7474"}
+    no_database = {**neo4j_env, "NEO4J_DATABASE": "nosuchdb"}
+    cases = {
+        "explain-cjk": _cli("explain", CJK_QUESTION, "-n", ns, **neo4j_env),
+        "explain-password": _cli("explain", "hello", "-n", ns, **wrong_password),
+        "explain-http": _cli("explain", "hello", "-n", ns, **http_uri),
+        "explain-database": _cli("explain", "hello", "-n", ns, **no_database),
+        "dream-http": _cli("dream", "-n", ns, "-c", "1", **http_uri),
+        "dream-database": _cli("dream", "-n", ns, "-c", "1", **no_database),
+        "dream-settings": _cli("dream", "-n", ns, "-c", "1", "--min-size", "9", "--max-size",
+                               "4", **neo4j_env),
+        "migrate-dimensions": _cli("migrate", "--dimensions", "0", **neo4j_env),
+    }
+    results = dict(zip(cases, await asyncio.gather(*cases.values()), strict=True))
+
+    cjk_code, cjk_out, cjk_err = results["explain-cjk"]
+    assert "Traceback" not in cjk_out + cjk_err, cjk_err
+    if cjk_code != 0:  # a library failure is one line too (the term cap itself is the search's)
+        _assert_one_line(results["explain-cjk"], 1)
+    _assert_one_line(results["explain-password"], 2, "NEO4J_PASSWORD")
+    _assert_one_line(results["explain-http"], 2, "NEO4J_URI", "'http'")
+    _assert_one_line(results["explain-database"], 2, "NEO4J_DATABASE", "nosuchdb")
+    _assert_one_line(results["dream-http"], 2, "NEO4J_URI")
+    _assert_one_line(results["dream-database"], 2, "NEO4J_DATABASE")
+    _assert_one_line(results["dream-settings"], 2, "max_cluster_size")
+    code, out, err = results["migrate-dimensions"]
+    assert code == 2 and "--dimensions" in err and "Traceback" not in out + err, err
+
+
+@pytest.fixture
+def busy_port() -> Any:
+    """A loopback port held by a listening socket for the test."""
+    with socket.create_server(("127.0.0.1", 0)) as held:
+        yield held.getsockname()[1]
+
+
+async def test_serve_refuses_a_missing_model_and_a_busy_port_in_one_paragraph(neo4j_env,
+                                                                             busy_port):
+    config = neo4j_env
+    missing_model, busy = await asyncio.gather(
+        _cli("serve", "--insecure-dev", "--env-file", "/nonexistent/.env", "--port", "1",
+             ENGRAVA_EMBEDDING_MODEL_PATH="/nonexistent/model", **config),
+        _cli("serve", "--insecure-dev", "--env-file", "/nonexistent/.env", "--port",
+             str(busy_port), **config))
+
+    _assert_one_line(missing_model, 2, "ENGRAVA_EMBEDDING_MODEL_PATH", "/nonexistent/model")
+    _assert_one_line(busy, 2, f"127.0.0.1:{busy_port}", "--port")
+    assert "API on" not in busy[1]  # the address is printed only for a port it can take

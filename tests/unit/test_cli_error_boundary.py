@@ -1,0 +1,69 @@
+"""The CLI's error boundary (engrava_graph.cli.errors): which exit code and line each kind of
+failure gets, and that an escaping exception never prints a traceback. The real commands against
+the real Neo4j are in tests/integration/test_cli_errors.py."""
+
+from __future__ import annotations
+
+import pydantic
+import pytest
+
+from engrava_graph.cli.errors import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    TRACEBACK_VARIABLE,
+    GuardedTyper,
+    describe,
+)
+from engrava_graph.model.errors import (
+    NamespaceNotFoundError,
+    Neo4jUnavailableError,
+    ValidationFailedError,
+)
+from engrava_graph.model.records import ThoughtRecord
+
+
+def _pydantic_error() -> pydantic.ValidationError:
+    with pytest.raises(pydantic.ValidationError) as caught:
+        ThoughtRecord.model_validate({"thought_type": "NOTE", "essence": "", "content": "c",
+                                      "source": "s"})
+    return caught.value
+
+
+@pytest.mark.parametrize("error, code, needle", [
+    (ValidationFailedError("limit must be 1..10000"), EXIT_USAGE, "limit must be"),
+    (_pydantic_error(), EXIT_USAGE, "invalid essence"),
+    (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
+    (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
+    (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),
+    (RuntimeError("boom\nsecond line"), EXIT_FAILURE, "unexpected RuntimeError: boom second line"),
+])
+def test_each_failure_gets_its_exit_code_and_one_line(error, code, needle) -> None:
+    got_code, message = describe(error)
+    assert got_code == code
+    assert needle in message and "\n" not in message
+
+
+def _app() -> GuardedTyper:
+    app = GuardedTyper()
+
+    @app.command()
+    def boom() -> None:
+        raise RuntimeError("it broke")
+
+    return app
+
+
+def test_an_escaping_exception_is_one_line_without_a_traceback(capsys, monkeypatch) -> None:
+    monkeypatch.delenv(TRACEBACK_VARIABLE, raising=False)
+    with pytest.raises(SystemExit) as exited:
+        _app()([], prog_name="engrava-graph")
+    assert exited.value.code == EXIT_FAILURE
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"error: unexpected RuntimeError: it broke (set "
+                                f"{TRACEBACK_VARIABLE}=1 for the traceback)"]
+
+
+def test_the_traceback_variable_lets_the_exception_through(monkeypatch) -> None:
+    monkeypatch.setenv(TRACEBACK_VARIABLE, "1")
+    with pytest.raises(RuntimeError, match="it broke"):
+        _app()([], prog_name="engrava-graph")
