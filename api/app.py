@@ -19,7 +19,7 @@ from api.auth import KeyRing
 from api.errors import install_error_handlers
 from api.middleware import BodyLimitMiddleware, RequestLogMiddleware
 from api.openapi_examples import install_examples
-from api.routers import dream, edges, health, retrieval, thoughts
+from api.routers import conversations, dream, edges, health, retrieval, thoughts
 from api.settings import ApiSettings
 from api.state import ApiState
 from engrava_graph.embeddings.base import EmbeddingProvider
@@ -84,7 +84,7 @@ def create_app(settings: ApiSettings | None = None, *,
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestLogMiddleware)
-    for module in (retrieval, thoughts, edges, dream, health):
+    for module in (retrieval, thoughts, conversations, edges, dream, health):
         app.include_router(module.router)
     install_examples(app)
     return app

@@ -42,6 +42,7 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.demo.ingest import IngestMode
 from engrava_graph.demo.pipeline import DemoOptions, run_demo
 from engrava_graph.demo.report import (
+    block_sections,
     latency_table,
     reliability_plot,
     rich_table,
@@ -95,8 +96,7 @@ async def main() -> None:
                   f"{meta['questions']} questions, {meta['machine']['cpus']} CPUs, load "
                   f"{meta['machine']['load_avg_1_5_15_before']} -> "
                   f"{meta['machine']['load_avg_1_5_15_after']}, {meta['wall_seconds']} s")
-    for block, summary in figures["blocks"].items():
-        block_figures = {**summary, "meta": meta}
+    for block, block_figures in block_sections(figures):
         console.print(rich_table(f"{block} block: evidence recall and session hits",
                                  *score_table(block_figures), grouped=True))
         console.print(rich_table(f"{block} block: latency per call",

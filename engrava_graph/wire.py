@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from engrava_graph.conversations import MAX_MESSAGES, Message
 from engrava_graph.model.bounds import BoundedModel, Cycle
 from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord
 from engrava_graph.retrieval.request import RetrieveRequest
@@ -142,6 +143,77 @@ class BulkResult(BaseModel):
     thought_ids: list[str]
 
 
+_MESSAGES_EXAMPLE = {
+    "messages": [
+        {"speaker": "Caroline", "content": "I went to the LGBTQ support group yesterday.",
+         "timestamp": "2023-05-08T13:56:00Z", "message_id": "D1:3"},
+        {"speaker": "Melanie", "content": "That's great! How did it go?",
+         "timestamp": "2023-05-08T13:57:00Z", "message_id": "D1:4"},
+    ],
+}
+
+
+class MessagesRequest(BoundedModel):
+    """``POST /v1/conversations/{conversation_id}/messages``: messages to append, in order.
+
+    Attributes:
+        messages: 1-10,000 :class:`~engrava_graph.conversations.Message` objects (``content``;
+            ``speaker`` and/or ``role``; optional ``timestamp``, ``metadata``, ``message_id``).
+        source: the stored thoughts' ``source`` (default ``"conversation"``).
+    """
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_MESSAGES_EXAMPLE]})
+
+    messages: list[Message] = Field(min_length=1, max_length=MAX_MESSAGES)
+    source: str = Field(default="conversation", min_length=1, max_length=256)
+
+
+class StoredMessageRef(BaseModel):
+    """One message as stored (``POST /v1/conversations/{id}/messages``), in input order.
+
+    Attributes:
+        thought_id: the message's OBSERVATION thought (deterministic: a UUID5).
+        position: its 0-based place in the conversation.
+        speaker: the speaker, else the role.
+        message_id: the given id, else the generated ``#<position>-<hash>``.
+        created: False for a re-sent message (nothing was written for it).
+    """
+
+    thought_id: str
+    position: int
+    speaker: str
+    message_id: str
+    created: bool
+
+
+class MessagesResult(BaseModel):
+    """What ``POST /v1/conversations/{conversation_id}/messages`` stored.
+
+    Attributes:
+        conversation_id: the conversation.
+        conversation_thought_id: its NOTE thought (every message ``MESSAGE_OF`` it).
+        created: how many messages were new.
+        messages: one entry per message sent, in input order.
+    """
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "conversation_id": "session_1",
+        "conversation_thought_id": "0c5cbd55-5ad4-5a7e-8b0b-0f1f3c5e2a11",
+        "created": 2,
+        "messages": [
+            {"thought_id": "5b8f3a43-1d0e-5f0c-9a39-2d4a7b7f1c01", "position": 0,
+             "speaker": "Caroline", "message_id": "D1:3", "created": True},
+            {"thought_id": "9e2a6c1d-7b44-5e61-8f0a-6c3d2b1a0f02", "position": 1,
+             "speaker": "Melanie", "message_id": "D1:4", "created": True},
+        ],
+    }]})
+
+    conversation_id: str
+    conversation_thought_id: str
+    created: int
+    messages: list[StoredMessageRef]
+
+
 class DreamRequest(BoundedModel):
     """``POST /v1/dream``: one consolidation pass over the namespace.
 
@@ -214,7 +286,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (401, "missing or unknown API key"),
         (403, "the key may not use this namespace, or is read-only and the request writes"),
         (404, "unknown namespace, thought, edge or job"),
-        (409, "duplicate id or edge, or an illegal lifecycle transition"),
+        (409, "duplicate id or edge, an illegal lifecycle transition, or a message id re-sent "
+              "with other content"),
         (413, "request body too large"),
         (422, "invalid request: the field and the reason are in the body"),
         (503, "Neo4j unreachable: retry after the Retry-After header's seconds"),

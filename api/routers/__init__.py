@@ -1,1 +1,2 @@
-"""The service's routes: ``/v1`` (retrieval, thoughts, edges, dream) and the health probes."""
+"""The service's routes: ``/v1`` (retrieval, thoughts, conversations, edges, dream) and the health
+probes."""

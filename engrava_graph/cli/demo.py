@@ -28,11 +28,18 @@ if TYPE_CHECKING:
 
 DATASET_NAME = "locomo7.json"
 _REPO = Path(__file__).resolve().parents[2]
-BROWSER_QUERIES = {  # printed at the end, to paste into Neo4j Browser
-    "a session, its turns and the observations derived from them": cypher("browser/demo_session"),
+_COMMON_QUERIES = {
     "the ten most mentioned entities and who mentions them": cypher("browser/demo_entities"),
     "the reflections dreaming wrote and their members": cypher("browser/demo_reflections"),
 }
+BROWSER_QUERIES = {  # by ingest mode; printed at the end, to paste into Neo4j Browser
+    "turns": {"a session: its messages, MESSAGE_OF its conversation NOTE, in order":
+              cypher("browser/demo_conversation"), **_COMMON_QUERIES},
+    "observations": {"a session, its turns and the observations derived from them":
+                     cypher("browser/demo_session"), **_COMMON_QUERIES},
+}
+SESSION_EXAMPLES = {"turns": "session_1", "observations": "S1"}
+"""The ``$session`` parameter of the first Browser query, by ingest mode."""
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
@@ -66,8 +73,9 @@ def resolve_dataset(dataset: Path | None) -> Path:
         + WHERE_TO_GET + " Then run: engrava-graph demo --dataset path/to/locomo10.json")
 
 
-def _browser_lines(info: ConnectionInfo, namespaces: list[str]) -> list[str]:
-    """How to open the graph in Neo4j Browser, with queries to paste."""
+def _browser_lines(info: ConnectionInfo, namespaces: list[str], mode: str) -> list[str]:
+    """How to open the graph in Neo4j Browser, with queries to paste (``mode``: the ingest
+    mode, ``"turns"`` or ``"observations"``)."""
     from urllib.parse import urlparse
 
     from engrava_graph.graph.server import LocalNeo4jServer
@@ -91,8 +99,9 @@ def _browser_lines(info: ConnectionInfo, namespaces: list[str]) -> list[str]:
     example = namespaces[0] if namespaces else "conv-26"
     lines += ["Each conversation is its own namespace: " + ", ".join(namespaces) + ".",
               "Set the parameters in Browser, then paste a query:",
-              f"  :param namespace => '{example}'", "  :param session => 'S1'"]
-    for about, statement in BROWSER_QUERIES.items():
+              f"  :param namespace => '{example}'",
+              f"  :param session => '{SESSION_EXAMPLES[mode]}'"]
+    for about, statement in BROWSER_QUERIES[mode].items():
         body = [ln for ln in statement.text.splitlines() if not ln.startswith("//")]
         lines += ["", f"  // {about}"] + [f"  {ln}" for ln in body]
     return lines
@@ -154,13 +163,25 @@ def demo(
     fresh: Annotated[bool, typer.Option(
         "--fresh", help="Delete each conversation's namespace and ingest again, even when it "
         "matches the data set.")] = False,
+    observations: Annotated[bool, typer.Option(
+        "--observations", help="Store turns, session notes and LoCoMo's LLM-written "
+        "observations (bulk_store) instead of each turn once as a conversation message "
+        "(add_messages, the default).")] = False,
 ) -> None:
     """Memory of long conversations, end to end: LoCoMo into Neo4j, dreaming, retrieval scored
     against the peer engrava and vector search, a report directory, and the graph to explore."""
     require_extra("demo", "engrava-graph demo")
     _quiet_libraries()
+    from engrava_graph.demo.ingest import IngestMode
     from engrava_graph.demo.pipeline import DemoOptions, load_selected
-    from engrava_graph.demo.report import latency_table, rich_table, score_table, write_report
+    from engrava_graph.demo.report import (
+        block_sections,
+        latency_table,
+        rich_table,
+        routing_lines,
+        score_table,
+        write_report,
+    )
     from engrava_graph.graph.connection import resolve_connection
 
     started = datetime.now(UTC)
@@ -181,7 +202,8 @@ def demo(
     try:
         options = DemoOptions(
             dataset=resolve_dataset(dataset), top_k=top_k, peer=not skip_peer, fresh=fresh,
-            conversations=wanted)
+            conversations=wanted, fusion=True, routing=True,
+            mode=IngestMode.OBSERVATIONS if observations else IngestMode.TURNS)
         selected = load_selected(options)
         console.print(f"Data set: {options.dataset} (conversations: "
                       f"{', '.join(c.sample_id for c in selected)})")
@@ -196,9 +218,19 @@ def demo(
     console.print(rich_table("Evidence recall and session hits", *score_table(figures),
                              grouped=True))
     console.print(rich_table("Latency per call", *latency_table(figures)))
+    for line in routing_lines(figures):
+        console.print(line, highlight=False, markup=False)
+    for block, block_figures in block_sections(figures):
+        console.print(rich_table(f"{block} block: evidence recall and session hits",
+                                 *score_table(block_figures), grouped=True))
+        console.print(rich_table(f"{block} block: latency per call",
+                                 *latency_table(block_figures)))
+        for line in routing_lines(block_figures):
+            console.print(f"{block} block: {line}", highlight=False, markup=False)
     console.print(f"Wall time: {figures['meta']['wall_seconds']} s")
+    plots = [p.name for p in (files.recall_plot, files.latency_plot, files.reliability_plot) if p]
     console.print(f"Report: {files.directory.resolve()} (figures.json, summary.md, "
-                  f"{files.recall_plot.name}, {files.latency_plot.name})")
+                  f"{', '.join(plots)})")
     namespaces = [r["namespace"] for r in figures["ingest"]]
-    for line in _browser_lines(info, namespaces):
+    for line in _browser_lines(info, namespaces, options.mode.value):
         console.print(line, highlight=False, markup=False)

@@ -42,6 +42,8 @@ from engrava_graph.wire import (
     ExplainRequest,
     Health,
     JobStatus,
+    MessagesRequest,
+    MessagesResult,
     RestoreRequest,
     ThoughtCreate,
     ThoughtPage,
@@ -285,6 +287,35 @@ class ClientApi(ABC):
         return (yield from self._send(Call(
             "POST", "/v1/thoughts:bulk", BulkResult.model_validate,
             json=body.model_dump(mode="json", exclude_none=True))))
+
+    @operation
+    def add_messages(self, conversation_id: str,
+                     messages: Sequence[Mapping[str, Any] | BaseModel], *,
+                     source: str | None = None) -> Op[MessagesResult]:
+        """Append a conversation's messages, in order, as thoughts (``POST
+        /v1/conversations/{conversation_id}/messages``; one transaction, idempotent on re-send).
+
+        Args:
+            conversation_id: the conversation (1-256 characters, e.g. ``"session_3"``).
+            messages: 1-10,000 messages: ``content``, ``speaker`` and/or ``role``, optional
+                ``timestamp``, ``metadata``, ``message_id`` (mappings or
+                :class:`~engrava_graph.conversations.Message` objects).
+            source: the thoughts' ``source`` (default ``"conversation"``).
+
+        Returns:
+            The conversation's NOTE thought id, how many messages were new, and each message's
+            thought id, position, message id and ``created`` flag, in input order.
+
+        Raises:
+            ValidationFailedError: an invalid message (``errors[].loc`` holds its index).
+            MessageConflictError: a stored message id with other content (nothing is stored).
+        """
+        options = {} if source is None else {"source": source}
+        body = validated(MessagesRequest, {"messages": list(messages), **options})
+        return (yield from self._send(Call(
+            "POST", _path("conversations", conversation_id, "messages"),
+            MessagesResult.model_validate, json=_sent(body),
+            context={"conversation_id": conversation_id}, replayable=True)))
 
     @operation
     def get_thought(self, thought_id: str) -> Op[ThoughtRecord]:

@@ -1,10 +1,13 @@
 """The demo's report directory: ``figures.json`` (every figure), ``summary.md`` (the tables)
 and matplotlib plots (``recall_at_k.png``: evidence recall@k per system, overall and per
-category; ``latency.png``: per-call latency distributions), plus the same tables for a terminal.
+category; ``latency.png``: per-call latency distributions; ``reliability.png``: retrieve's
+confidence against its hit rate, per block), plus the same tables for a terminal. The tables come
+overall and per LoCoMo block (tuning, held-out), with routing accuracy and calibration error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +31,8 @@ class ReportFiles:
 
     Attributes:
         directory, figures, summary, recall_plot, latency_plot: the paths.
+        reliability_plot: ``reliability.png`` (retrieve's confidence per block), or None when
+            no block has a calibration (no ``retrieve`` results).
     """
 
     directory: Path
@@ -35,6 +40,7 @@ class ReportFiles:
     summary: Path
     recall_plot: Path
     latency_plot: Path
+    reliability_plot: Path | None = None
 
 
 def score_table(figures: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -91,12 +97,25 @@ def summary_markdown(figures: dict[str, Any]) -> str:
            f"wall time {meta['wall_seconds']} s.")
     legend = ("R@k = evidence recall at k (turn level); S-hit@1 = the first result lies in an "
               f"evidence session; S-NDCG@{NDCG_K} = session-level NDCG (see docs/benchmarks.md).")
-    return "\n\n".join([
+    parts = [
         "# LoCoMo retrieval (engrava-graph demo)", run, legend,
         markdown_table(*score_table(figures)),
         "Latency per call (query embedding included):",
         markdown_table(*latency_table(figures)),
-    ]) + "\n"
+        *routing_lines(figures),
+    ]
+    for block, block_figures in block_sections(figures):
+        parts += [f"## {block} block", markdown_table(*score_table(block_figures)),
+                  markdown_table(*latency_table(block_figures)), *routing_lines(block_figures)]
+    return "\n\n".join(parts) + "\n"
+
+
+def block_sections(figures: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``[(block, its figures with the run's meta)]`` for each LoCoMo block of the run
+    (``tuning``, ``held-out``, ``other``; ``figures["blocks"]``), ready for the table
+    functions."""
+    return [(block, {**summary, "meta": figures["meta"]})
+            for block, summary in (figures.get("blocks") or {}).items()]
 
 
 def _recall_plot(figures: dict[str, Any], path: Path) -> None:
@@ -197,4 +216,9 @@ def write_report(directory: Path, figures: dict[str, Any]) -> ReportFiles:
     files.summary.write_text(summary_markdown(figures), encoding="utf-8")
     _recall_plot(figures, files.recall_plot)
     _latency_plot(figures, files.latency_plot)
+    calibrations = {block: f["calibration"] for block, f in block_sections(figures)
+                    if (f.get("calibration") or {}).get("results")}
+    if calibrations:
+        files = dataclasses.replace(files, reliability_plot=directory / "reliability.png")
+        reliability_plot(calibrations, files.reliability_plot)  # type: ignore[arg-type]
     return files

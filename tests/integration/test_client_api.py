@@ -21,14 +21,16 @@ from engrava_graph.model.errors import (
     DuplicateThoughtError,
     EdgeNotFoundError,
     InvalidTransitionError,
+    MessageConflictError,
     PermissionDeniedError,
     ReferentialIntegrityError,
     ThoughtNotFoundError,
     ValidationFailedError,
 )
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.conversations import Message
 from engrava_graph.model.temporal import ValidTimeFilter
-from engrava_graph.wire import BulkResult, DreamJob, Health, JobStatus
+from engrava_graph.wire import BulkResult, DreamJob, Health, JobStatus, MessagesResult
 from tests.integration.api.conftest import READER, SCOPED, SCOPED_NS
 from tests.integration.client_service import Awaiting, Service, running_service
 
@@ -181,6 +183,38 @@ async def test_keys_are_checked(make_client: Callable[..., Awaiting]) -> None:
     assert elsewhere.value.code == "namespace_forbidden"
     scoped = make_client(SCOPED_NS, api_key=SCOPED)
     assert (await scoped.remember("allowed here")).essence == "allowed here"
+
+
+async def test_conversation_messages(make_client: Callable[..., Awaiting]) -> None:
+    client = make_client()
+    messages = [{"speaker": "Caroline", "content": "I adopted a puppy.", "message_id": "m1",
+                 "timestamp": "2023-05-08T13:56:00Z"},
+                Message(role="assistant", content="What is its name?", message_id="m2")]
+    stored = await client.add_messages("chat-1", messages, source="chat")
+    assert isinstance(stored, MessagesResult) and stored.created == 2
+    assert [(m.position, m.speaker, m.created) for m in stored.messages] == [
+        (0, "Caroline", True), (1, "assistant", True)]
+    thought = await client.get_thought(stored.messages[0].thought_id)
+    assert (thought.content, thought.source) == ("Caroline: I adopted a puppy.", "chat")
+    again = await client.add_messages("chat-1", messages, source="chat")
+    assert again.created == 0 and again.messages == [
+        m.model_copy(update={"created": False}) for m in stored.messages]
+    with pytest.raises(MessageConflictError) as conflict:
+        await client.add_messages("chat-1", [{"speaker": "Caroline", "content": "Other.",
+                                              "message_id": "m1"}])
+    assert (conflict.value.status, conflict.value.code) == (409, "message_conflict")
+    assert conflict.value.conversation_id == "chat-1"
+    with pytest.raises(ValidationFailedError) as bad:  # checked before sending
+        await client.add_messages("chat-1", [{"content": "no speaker"}])
+    assert bad.value.errors[0]["loc"][:2] == ("messages", 0)
+    with pytest.raises(PermissionDeniedError) as read_only:
+        await make_client(client.client.namespace, api_key=READER).add_messages(
+            "chat-1", messages)
+    assert read_only.value.code == "read_only_key"
+    with pytest.raises(PermissionDeniedError) as elsewhere:
+        await make_client(client.client.namespace, api_key=SCOPED).add_messages(
+            "chat-1", messages)
+    assert elsewhere.value.code == "namespace_forbidden"
 
 
 async def test_dreaming_job_is_followed_to_the_end(client: Awaiting) -> None:

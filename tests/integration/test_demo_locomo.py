@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 from rich.progress import Progress
 
-from engrava_graph.cli.demo import BROWSER_QUERIES, default_dataset_candidates
+from engrava_graph.cli.demo import BROWSER_QUERIES, SESSION_EXAMPLES, default_dataset_candidates
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.demo.evaluate import OVERALL
 from engrava_graph.demo.ingest import FINGERPRINT_KEY, IngestStatus
@@ -110,9 +110,9 @@ async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, t
     assert overall["recall_at_k"] == sorted(overall["recall_at_k"])
     assert all(first["latency_ms"][s]["n"] == overall["questions"] for s in systems)
 
-    for statement in BROWSER_QUERIES.values():  # the queries the demo prints for Neo4j Browser
+    for statement in BROWSER_QUERIES["observations"].values():  # what the demo prints
         rows = await conversation.executor.read(statement, namespace=conversation.namespace,
-                                                session="S1")
+                                                session=SESSION_EXAMPLES["observations"])
         assert rows or "reflections" in statement.name
 
     files = write_report(tmp_path / "report", first)
@@ -155,6 +155,11 @@ async def test_turns_mode_stores_each_turn_once_as_a_conversation_message(base, 
     assert sorted(d for ev in evidence.turns.values() for d in ev) == sorted(
         m.message_id for m in turns)
     assert {s for ss in evidence.sessions.values() for s in ss} == {"S1", "S2"}
+    [browse, *_] = BROWSER_QUERIES["turns"].values()  # the session query the demo prints
+    rows = await namespace.executor.read(browse, namespace=namespace.namespace,
+                                         session=SESSION_EXAMPLES["turns"])
+    first_session = conversation.sessions_messages[0].messages
+    assert [r["t"]["position"] for r in rows] == list(range(len(first_session)))
     again = await ingest_conversation(namespace, conversation, mode=IngestMode.TURNS)
     assert again.status == IngestStatus.REUSED
     replaced = await ingest_conversation(namespace, conversation, mode=IngestMode.OBSERVATIONS)
