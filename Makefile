@@ -17,7 +17,7 @@ LTS_VERSION ?= 5.26.30
 # the tree has been formatted once and the branches have merged (see .ci/run).
 CHECK_STRICT ?= 1
 
-.PHONY: test test-lts test-unit check wheel-smoke demo neo4j-start neo4j-stop
+.PHONY: test test-lts test-unit check docs-api wheel-smoke demo neo4j-start neo4j-stop
 
 test:
 	@$(BOOTSTRAP)
@@ -58,6 +58,13 @@ check:
 	echo "check: problems found by: $${failed[*]}"
 	if [[ "$(CHECK_STRICT)" == 1 ]]; then exit 1; fi
 	echo "check: not failing (CHECK_STRICT=0)"
+
+# The Python API reference, generated from the docstrings (pdoc), into site/api/.
+docs-api:
+	@$(BOOTSTRAP)
+	modules="$$(python -c 'import engrava_graph.api_reference as r; print(*r.modules())')"
+	python -m pdoc --docformat google -o site/api $$modules
+	echo "API reference: site/api/index.html"
 
 # Build the wheel, install it in a clean venv and store/retrieve once from it.
 wheel-smoke:

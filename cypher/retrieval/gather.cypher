@@ -4,8 +4,8 @@
 // other candidates are its near-duplicates (cosine > $duplicate_threshold). No vector leaves
 // the server.
 // params: $activated (LIST<STRING> ids the arms found), $seeds (LIST<STRING>),
-//         $duplicate_threshold (FLOAT cosine), the retrieval/_neighbours params and the
-//         search/_retrievable params
+//         $duplicate_threshold (FLOAT cosine), the retrieval/_neighbours params, the
+//         retrieval/_cosine params and the search/_retrievable params
 // returns: fields (MAP, retrieval/_candidate_fields), similarity (FLOAT in [0, 1] or null),
 //          arrivals (LIST<MAP {from_id, via, weight}>), duplicates (LIST<STRING> ids)
 CALL () {

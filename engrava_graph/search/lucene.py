@@ -7,7 +7,8 @@ clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached, whatever the tex
 script). Scoring is BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
 on the analysis below:
 
-- tokens: runs of letters/digits, lowercased; each Han ideograph, Hiragana and Katakana
+- tokens: runs of letters/digits (joined by underscores, as in ``DATABASE_URL``: Unicode word
+  segmentation keeps such identifiers whole), lowercased; each Han ideograph, Hiragana and Katakana
   character is a token of its own (as Lucene's StandardTokenizer splits them);
 - stop words: Lucene's English stop set (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``), English
   question words, pronouns and auxiliary verbs, and one-letter Latin tokens (possessive ``s``,
@@ -30,8 +31,8 @@ FUNCTION_WORDS = frozenset((
     "might must about from").split())
 STOP_WORDS = LUCENE_STOP_WORDS | FUNCTION_WORDS
 
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+",
-                    re.UNICODE)
+_TOKEN = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+(?:_+[^\W_]+)*", re.UNICODE)
 _SINGLE_CHAR_TERM = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\d]")
 
 #: At most this many distinct terms of a query are searched (one Lucene query each).
@@ -61,6 +62,8 @@ def analyse(text: str) -> list[str]:
     Examples:
         >>> analyse("Is it on? Caroline's dogs, 北京!")
         ['caroline', 'dog', '北', '京']
+        >>> analyse("The PR dropped DATABASE_URL")
+        ['pr', 'dropped', 'database_url']
     """
     terms = []
     for token in _TOKEN.findall(text.lower()):
@@ -79,7 +82,7 @@ def query_terms(text: str) -> list[str]:
 def term_query(term: str, ns_token: str) -> str:
     """The Lucene query for one analysed term inside the namespace ``ns_token``.
 
-    ``term`` is letters/digits only (from :func:`analyse`), so nothing needs escaping and no
+    ``term`` is letters, digits and inner underscores only (from :func:`analyse`), so nothing needs escaping and no
     operator can be formed (``and``/``or``/``not`` are stop words).
     """
     return f"+ns_token:{ns_token} +{term}"
