@@ -24,17 +24,26 @@ OPTIONAL = ("matplotlib", "neo4j_viz", "testcontainers", "engrava")
 
 async def store_and_retrieve() -> None:
     info = connection_from_env()
-    assert info is not None, "set NEO4J_URI (eval \"$(engrava-graph neo4j env)\")"
+    assert info is not None, 'set NEO4J_URI (eval "$(engrava-graph neo4j env)")'
     namespace = f"wheel-smoke-{uuid.uuid4().hex[:10]}"
-    store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                      database=info.database, namespace=namespace,
-                                      embedding_provider=SentenceTransformerProvider())
+    store = Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=namespace,
+        embedding_provider=SentenceTransformerProvider(),
+    )
     async with store:
         try:
             await store.ensure_schema()
-            dog = await store.create_thought(ThoughtRecord(
-                thought_type=ThoughtType.OBSERVATION, essence="Caroline adopted a dog named Max",
-                content="Caroline adopted a dog named Max", source="wheel-smoke"))
+            dog = await store.create_thought(
+                ThoughtRecord(
+                    thought_type=ThoughtType.OBSERVATION,
+                    essence="Caroline adopted a dog named Max",
+                    content="Caroline adopted a dog named Max",
+                    source="wheel-smoke",
+                )
+            )
             result = await store.retrieve("What is the name of Caroline's dog?", top_k=3)
             assert result and result[0].thought_id == dog.thought_id, result
         finally:
@@ -44,10 +53,12 @@ async def store_and_retrieve() -> None:
 def main() -> None:
     installed = Path(engrava_graph.__file__).resolve()
     assert "site-packages" in installed.parts, f"engrava_graph imported from {installed}"
-    package_data = [cypher_root() / "thoughts" / "get.cypher",
-                    cypher_root() / "browser" / "guide.html",
-                    cypher_root() / "bloom" / "engrava-perspective.json",
-                    installed.parent / "_docker" / "neo4j-server.pom.xml"]
+    package_data = [
+        cypher_root() / "thoughts" / "get.cypher",
+        cypher_root() / "browser" / "guide.html",
+        cypher_root() / "bloom" / "engrava-perspective.json",
+        installed.parent / "_docker" / "neo4j-server.pom.xml",
+    ]
     missing = [str(p) for p in package_data if not p.is_file()]
     assert not missing, f"package data missing from the wheel: {missing}"
     assert create_app is not None  # the server's module imports without an extra

@@ -36,14 +36,18 @@ def embedding_provider_for(settings: ApiSettings) -> EmbeddingProvider | None:
         return None
     from engrava_graph.embeddings import SentenceTransformerProvider
 
-    return SentenceTransformerProvider(settings.embedding_model_path,
-                                       workers=settings.embedding_workers,
-                                       cache_size=settings.embedding_cache_size)
+    return SentenceTransformerProvider(
+        settings.embedding_model_path,
+        workers=settings.embedding_workers,
+        cache_size=settings.embedding_cache_size,
+    )
 
 
-def create_app(settings: ApiSettings | None = None, *,
-               embedding_provider: EmbeddingProvider | None | object = _DEFAULT_PROVIDER
-               ) -> FastAPI:
+def create_app(
+    settings: ApiSettings | None = None,
+    *,
+    embedding_provider: EmbeddingProvider | None | object = _DEFAULT_PROVIDER,
+) -> FastAPI:
     """Build the service.
 
     Args:
@@ -60,14 +64,19 @@ def create_app(settings: ApiSettings | None = None, *,
     """
     settings = settings or ApiSettings()
     keyring = KeyRing(settings.api_keys, insecure_dev=settings.insecure_dev)
-    provider = (embedding_provider_for(settings) if embedding_provider is _DEFAULT_PROVIDER
-                else embedding_provider)
+    provider = (
+        embedding_provider_for(settings)
+        if embedding_provider is _DEFAULT_PROVIDER
+        else embedding_provider
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if keyring.open:
-            log.warning("serving WITHOUT authentication (--insecure-dev): every caller may read "
-                        "and write every namespace; never expose this server")
+            log.warning(
+                "serving WITHOUT authentication (--insecure-dev): every caller may read "
+                "and write every namespace; never expose this server"
+            )
         app.state.api = await ApiState.open(settings, keyring, provider)  # type: ignore[arg-type]
         try:
             yield
@@ -75,10 +84,14 @@ def create_app(settings: ApiSettings | None = None, *,
             await app.state.api.close()
 
     app = FastAPIOffline(  # Swagger UI and ReDoc served from the package: /docs works offline
-        title="engrava-graph", version=API_VERSION, lifespan=lifespan,
-        description=("A thought-graph memory service for AI agents, native on Neo4j. Send "
-                     "`Authorization: Bearer <key>` and `X-Namespace: <namespace>` with every "
-                     "/v1 request."),
+        title="engrava-graph",
+        version=API_VERSION,
+        lifespan=lifespan,
+        description=(
+            "A thought-graph memory service for AI agents, native on Neo4j. Send "
+            "`Authorization: Bearer <key>` and `X-Namespace: <namespace>` with every "
+            "/v1 request."
+        ),
     )
     app.state.settings = settings
     install_error_handlers(app)

@@ -65,10 +65,17 @@ class KeyRing:
         if not keys and not insecure_dev:
             raise ValueError(
                 "no API key is configured: set ENGRAVA_API_KEYS (see docs/api.md), or pass "
-                "--insecure-dev to serve without authentication on a development machine")
+                "--insecure-dev to serve without authentication on a development machine"
+            )
         self._entries = [
-            (key.digest(), Caller(name=key.name or f"key-{i}", namespaces=frozenset(key.namespaces),
-                                  read_only=key.read_only))
+            (
+                key.digest(),
+                Caller(
+                    name=key.name or f"key-{i}",
+                    namespaces=frozenset(key.namespaces),
+                    read_only=key.read_only,
+                ),
+            )
             for i, key in enumerate(keys)
         ]
         self.open = not keys
@@ -106,15 +113,20 @@ class Access:
 
 _bearer = HTTPBearer(auto_error=False, description="An API key: `Authorization: Bearer <key>`.")
 
+
 def _unauthenticated() -> HttpError:
     return HttpError(
-        401, "unauthenticated",
+        401,
+        "unauthenticated",
         "missing or unknown API key: send `Authorization: Bearer <key>` with a configured key",
-        field="Authorization", headers={"WWW-Authenticate": "Bearer"})
+        field="Authorization",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
 
 
-async def _authorise(request: Request, credentials: HTTPAuthorizationCredentials | None,
-                     namespace: str, need: Need) -> Access:
+async def _authorise(
+    request: Request, credentials: HTTPAuthorizationCredentials | None, namespace: str, need: Need
+) -> Access:
     state = request.app.state.api
     caller = state.keyring.authenticate(credentials.credentials if credentials else None)
     if caller is None:
@@ -122,12 +134,14 @@ async def _authorise(request: Request, credentials: HTTPAuthorizationCredentials
     request.state.caller = caller.name
     namespace = validate_namespace(namespace)
     if not caller.may_use(namespace):
-        raise HttpError(403, "namespace_forbidden",
-                        f"this API key may not use namespace {namespace!r}",
-                        field=NAMESPACE_HEADER)
+        raise HttpError(
+            403,
+            "namespace_forbidden",
+            f"this API key may not use namespace {namespace!r}",
+            field=NAMESPACE_HEADER,
+        )
     if need is not Need.READ and caller.read_only:
-        raise HttpError(403, "read_only_key",
-                        "this API key is read-only; writes need another key")
+        raise HttpError(403, "read_only_key", "this API key is read-only; writes need another key")
     request.state.namespace = namespace
     store = state.store(namespace)
     if need is not Need.CREATE and not await store.namespace_exists():
@@ -141,9 +155,12 @@ def _dependency(need: Need) -> Callable[..., Awaitable[Access]]:
     async def access(
         request: Request,
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-        namespace: Annotated[str, Header(
-            alias=NAMESPACE_HEADER,
-            description="The namespace (1-64 of A-Z a-z 0-9 _ -) the request works in.")
+        namespace: Annotated[
+            str,
+            Header(
+                alias=NAMESPACE_HEADER,
+                description="The namespace (1-64 of A-Z a-z 0-9 _ -) the request works in.",
+            ),
         ] = DEFAULT_NAMESPACE,
     ) -> Access:
         return await _authorise(request, credentials, namespace, need)

@@ -42,9 +42,11 @@ log = logging.getLogger("api.errors")
 
 NAMESPACE_HEADER = "X-Namespace"
 
-_UNAVAILABLE_MESSAGE = ("Neo4j is not reachable right now; retry after Retry-After seconds "
-                        "(a write that got this answer may or may not have been applied: retry "
-                        "it with the same ids and read a 409 as done)")
+_UNAVAILABLE_MESSAGE = (
+    "Neo4j is not reachable right now; retry after Retry-After seconds "
+    "(a write that got this answer may or may not have been applied: retry "
+    "it with the same ids and read a 409 as done)"
+)
 
 
 class HttpError(Exception):
@@ -60,8 +62,15 @@ class HttpError(Exception):
         headers: extra response headers (``WWW-Authenticate``, ``Retry-After``).
     """
 
-    def __init__(self, status: int, error: str, message: str, *, field: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        error: str,
+        message: str,
+        *,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.error = error
@@ -75,8 +84,14 @@ def error_body(error: str, message: str, field: str | None = None) -> dict[str, 
     return {"error": error, "message": message, "field": field}
 
 
-def error_response(status: int, error: str, message: str, *, field: str | None = None,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(
+    status: int,
+    error: str,
+    message: str,
+    *,
+    field: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     """A JSON error response."""
     return JSONResponse(error_body(error, message, field), status_code=status, headers=headers)
 
@@ -163,10 +178,16 @@ async def _on_library_error(request: Request, exc: Exception) -> JSONResponse:
         message = _UNAVAILABLE_MESSAGE if isinstance(exc, Neo4jUnavailableError) else str(exc)
         return error_response(status, code, message, headers=_retry_after(request))
     if status >= 500:
-        log.error("server-side failure %s on %s (request %s)", type(exc).__name__,
-                  request.url.path, getattr(request.state, "request_id", "-"), exc_info=exc)
-        return error_response(status, code, _internal(getattr(request.state, "request_id", "-"),
-                                                      code))
+        log.error(
+            "server-side failure %s on %s (request %s)",
+            type(exc).__name__,
+            request.url.path,
+            getattr(request.state, "request_id", "-"),
+            exc_info=exc,
+        )
+        return error_response(
+            status, code, _internal(getattr(request.state, "request_id", "-"), code)
+        )
     return error_response(status, code, _message_of(exc), field=_field_of(exc))
 
 
@@ -180,16 +201,16 @@ def _message_of(error: EngravaGraphError) -> str:
 
 async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HttpError)
-    return error_response(exc.status, exc.error, exc.message, field=exc.field,
-                          headers=exc.headers)
+    return error_response(exc.status, exc.error, exc.message, field=exc.field, headers=exc.headers)
 
 
 async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
     field = _error_field(errors[0]) if errors else None
-    return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, _validation_message(errors),
-                          field=field)
+    return error_response(
+        INVALID_REQUEST.status, INVALID_REQUEST.code, _validation_message(errors), field=field
+    )
 
 
 def _unparsable_body(exc: StarletteHTTPException) -> str | None:
@@ -200,12 +221,16 @@ def _unparsable_body(exc: StarletteHTTPException) -> str | None:
         return None
     cause = exc.__cause__
     if isinstance(cause, UnicodeDecodeError):
-        byte = cause.object[cause.start:cause.start + 1].hex()
-        return (f"body: not UTF-8: byte 0x{byte} at position {cause.start} ({cause.reason}); "
-                f"send JSON encoded as UTF-8")
+        byte = cause.object[cause.start : cause.start + 1].hex()
+        return (
+            f"body: not UTF-8: byte 0x{byte} at position {cause.start} ({cause.reason}); "
+            f"send JSON encoded as UTF-8"
+        )
     if isinstance(cause, RecursionError):
-        return ("body: JSON nested too deeply for the parser (about 1,000 levels at most); "
-                "send a flatter document")
+        return (
+            "body: JSON nested too deeply for the parser (about 1,000 levels at most); "
+            "send a flatter document"
+        )
     return None
 
 
@@ -213,9 +238,12 @@ async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     unparsable = _unparsable_body(exc)
     if unparsable is not None:
-        return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, unparsable,
-                              field="body")
-    code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
+        return error_response(
+            INVALID_REQUEST.status, INVALID_REQUEST.code, unparsable, field="body"
+        )
+    code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
+        exc.status_code, "http_error"
+    )
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
 
@@ -223,27 +251,34 @@ async def _on_unencodable_text(_: Request, exc: Exception) -> JSONResponse:
     """Text that reached the driver without passing a model (a path or query value) and that
     UTF-8 cannot encode (a lone surrogate): the request's fault, not the server's."""
     assert isinstance(exc, UnicodeEncodeError)
-    return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code,
-                          "a value is not valid Unicode (a lone surrogate such as \\ud800); send "
-                          "well-formed UTF-8 text")
+    return error_response(
+        INVALID_REQUEST.status,
+        INVALID_REQUEST.code,
+        "a value is not valid Unicode (a lone surrogate such as \\ud800); send "
+        "well-formed UTF-8 text",
+    )
 
 
 async def _on_neo4j_down(request: Request, exc: Exception) -> JSONResponse:
     log.warning("Neo4j unavailable on %s: %s", request.url.path, type(exc).__name__)
-    return error_response(503, "neo4j_unavailable", _UNAVAILABLE_MESSAGE,
-                          headers=_retry_after(request))
+    return error_response(
+        503, "neo4j_unavailable", _UNAVAILABLE_MESSAGE, headers=_retry_after(request)
+    )
 
 
 def unexpected_error_response(exc: BaseException, request_id: str, path: str) -> JSONResponse:
     """The 500 ``internal`` answer to an exception nothing else handled: the traceback goes to
     the log, the body names only the request id (:mod:`api.middleware` adds its header)."""
-    log.error("unhandled %s on %s (request %s)", type(exc).__name__, path, request_id,
-              exc_info=exc)
+    log.error("unhandled %s on %s (request %s)", type(exc).__name__, path, request_id, exc_info=exc)
     return error_response(500, "internal", _internal(request_id, "internal"))
 
 
-NEO4J_UNAVAILABLE = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired,
-                     neo4j.exceptions.TransientError, neo4j.exceptions.DriverError)
+NEO4J_UNAVAILABLE = (
+    neo4j.exceptions.ServiceUnavailable,
+    neo4j.exceptions.SessionExpired,
+    neo4j.exceptions.TransientError,
+    neo4j.exceptions.DriverError,
+)
 """Driver failures that mean "Neo4j is away or busy": 503, retry later. ``IncompleteCommit``
 (a ``DriverError``) lands here too: the write was not acknowledged."""
 

@@ -60,8 +60,13 @@ class JobRegistry:
 
     def submit(self, namespace: str, current_cycle: int, work: Work) -> DreamJob:
         """Queue ``work`` for ``namespace`` and return the queued job at once."""
-        job = DreamJob(job_id=str(uuid.uuid4()), namespace=namespace, status=JobStatus.QUEUED,
-                       current_cycle=current_cycle, created_at=_now())
+        job = DreamJob(
+            job_id=str(uuid.uuid4()),
+            namespace=namespace,
+            status=JobStatus.QUEUED,
+            current_cycle=current_cycle,
+            created_at=_now(),
+        )
         self._remember(job)
         task = asyncio.get_running_loop().create_task(self._run(job.job_id, work))
         self._tasks.add(task)
@@ -91,18 +96,32 @@ class JobRegistry:
             async with lock:
                 self._update(job_id, status=JobStatus.RUNNING, started_at=_now())
                 result = await work()
-            self._update(job_id, status=JobStatus.COMPLETED, finished_at=_now(),
-                         run_id=result.run_id, due=result.due, counts=dream_counts(result))
+            self._update(
+                job_id,
+                status=JobStatus.COMPLETED,
+                finished_at=_now(),
+                run_id=result.run_id,
+                due=result.due,
+                counts=dream_counts(result),
+            )
         except asyncio.CancelledError:
-            self._update(job_id, status=JobStatus.FAILED, finished_at=_now(),
-                         error="cancelled: the service shut down")
+            self._update(
+                job_id,
+                status=JobStatus.FAILED,
+                finished_at=_now(),
+                error="cancelled: the service shut down",
+            )
             raise
         except EngravaGraphError as exc:
             self._update(job_id, status=JobStatus.FAILED, finished_at=_now(), error=str(exc))
         except Exception as exc:
             log.error("dream job %s failed", job_id, exc_info=exc)
-            self._update(job_id, status=JobStatus.FAILED, finished_at=_now(),
-                         error=f"internal error ({type(exc).__name__}); see the service log")
+            self._update(
+                job_id,
+                status=JobStatus.FAILED,
+                finished_at=_now(),
+                error=f"internal error ({type(exc).__name__}); see the service log",
+            )
 
     def _update(self, job_id: str, **changes: object) -> None:
         if job_id in self._jobs:

@@ -30,8 +30,9 @@ _SETTINGS_PROVIDER: Any = object()
 
 
 @asynccontextmanager
-async def connected(source: StoreSource, settings: ApiSettings, keyring: KeyRing,
-                    provider: EmbeddingProvider | None) -> AsyncIterator[ApiState]:
+async def connected(
+    source: StoreSource, settings: ApiSettings, keyring: KeyRing, provider: EmbeddingProvider | None
+) -> AsyncIterator[ApiState]:
     """Connect to Neo4j as the REST service does (migrate or check the schema, warm the model
     up), attach the connection to ``source`` and close it on exit.
 
@@ -48,8 +49,13 @@ async def connected(source: StoreSource, settings: ApiSettings, keyring: KeyRing
         await state.close()
 
 
-async def run_stdio(settings: ApiSettings, *, namespace: str, read_only: bool,
-                    provider: EmbeddingProvider | None | Any = _SETTINGS_PROVIDER) -> None:
+async def run_stdio(
+    settings: ApiSettings,
+    *,
+    namespace: str,
+    read_only: bool,
+    provider: EmbeddingProvider | None | Any = _SETTINGS_PROVIDER,
+) -> None:
     """Serve the tools on stdin/stdout until the client closes them (every namespace is
     allowed: the local user runs the process).
 
@@ -73,20 +79,33 @@ class KeyGate:
         self.keyring = keyring
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.keyring.authenticate(
-                bearer_key(Headers(scope=scope))) is None:
+        if (
+            scope["type"] == "http"
+            and self.keyring.authenticate(bearer_key(Headers(scope=scope))) is None
+        ):
             response = JSONResponse(
-                error_body("unauthenticated", "missing or unknown API key: send "
-                           "`Authorization: Bearer <key>` with a configured key",
-                           "Authorization"),
-                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                error_body(
+                    "unauthenticated",
+                    "missing or unknown API key: send "
+                    "`Authorization: Bearer <key>` with a configured key",
+                    "Authorization",
+                ),
+                status_code=401,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
 
-def http_app(settings: ApiSettings, *, namespace: str, read_only: bool, host: str = "127.0.0.1",
-             provider: EmbeddingProvider | None | Any = _SETTINGS_PROVIDER) -> Starlette:
+def http_app(
+    settings: ApiSettings,
+    *,
+    namespace: str,
+    read_only: bool,
+    host: str = "127.0.0.1",
+    provider: EmbeddingProvider | None | Any = _SETTINGS_PROVIDER,
+) -> Starlette:
     """The streamable-HTTP MCP server at ``/mcp``, behind the REST service's API keys.
 
     Args:

@@ -59,8 +59,10 @@ class RequestLogMiddleware:
             nonlocal status, started
             if message["type"] == "http.response.start":
                 status, started = message["status"], True
-                message["headers"] = [*message.get("headers", ()),
-                                      (REQUEST_ID_HEADER.lower().encode(), request_id.encode())]
+                message["headers"] = [
+                    *message.get("headers", ()),
+                    (REQUEST_ID_HEADER.lower().encode(), request_id.encode()),
+                ]
             await send(message)
 
         try:
@@ -72,12 +74,18 @@ class RequestLogMiddleware:
             await response(scope, receive, send_with_id)
         finally:
             route = scope.get("route")
-            access_log.info("request", extra={
-                "request_id": request_id, "method": scope["method"],
-                "route": getattr(route, "path", "<unmatched>"), "status": status,
-                "ms": round((time.perf_counter() - began) * 1000.0, 2),
-                "namespace": state.get("namespace"), "caller": state.get("caller"),
-            })
+            access_log.info(
+                "request",
+                extra={
+                    "request_id": request_id,
+                    "method": scope["method"],
+                    "route": getattr(route, "path", "<unmatched>"),
+                    "status": status,
+                    "ms": round((time.perf_counter() - began) * 1000.0, 2),
+                    "namespace": state.get("namespace"),
+                    "caller": state.get("caller"),
+                },
+            )
 
 
 class BodyLimitMiddleware:
@@ -94,8 +102,10 @@ class BodyLimitMiddleware:
         self.max_bytes = max_bytes
 
     def _message(self) -> str:
-        return (f"the request body is larger than {self.max_bytes} bytes; split it "
-                f"(e.g. several POST /v1/thoughts:bulk calls)")
+        return (
+            f"the request body is larger than {self.max_bytes} bytes; split it "
+            f"(e.g. several POST /v1/thoughts:bulk calls)"
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

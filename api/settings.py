@@ -76,8 +76,10 @@ class ApiKey(BaseModel):
     @classmethod
     def _long_enough(cls, key: SecretStr | None) -> SecretStr | None:
         if key is not None and len(key.get_secret_value()) < MIN_KEY_CHARS:
-            raise ValueError(f"a key must be at least {MIN_KEY_CHARS} characters, got "
-                             f"{len(key.get_secret_value())}")
+            raise ValueError(
+                f"a key must be at least {MIN_KEY_CHARS} characters, got "
+                f"{len(key.get_secret_value())}"
+            )
         return key
 
     @model_validator(mode="after")
@@ -122,18 +124,27 @@ class ApiSettings(BaseSettings):
         log_level: the ``api`` loggers' level.
     """
 
-    model_config = SettingsConfigDict(env_prefix="ENGRAVA_", env_file=".env",
-                                      env_file_encoding="utf-8", extra="ignore",
-                                      populate_by_name=True, frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="ENGRAVA_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+        frozen=True,
+    )
 
-    neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices(
-        "neo4j_uri", "NEO4J_URI"))
-    neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices(
-        "neo4j_user", "NEO4J_USER"))
-    neo4j_password: SecretStr = Field(default=SecretStr(""), validation_alias=AliasChoices(
-        "neo4j_password", "NEO4J_PASSWORD"))
-    neo4j_database: str | None = Field(default=None, validation_alias=AliasChoices(
-        "neo4j_database", "NEO4J_DATABASE"))
+    neo4j_uri: str | None = Field(
+        default=None, validation_alias=AliasChoices("neo4j_uri", "NEO4J_URI")
+    )
+    neo4j_user: str = Field(
+        default="neo4j", validation_alias=AliasChoices("neo4j_user", "NEO4J_USER")
+    )
+    neo4j_password: SecretStr = Field(
+        default=SecretStr(""), validation_alias=AliasChoices("neo4j_password", "NEO4J_PASSWORD")
+    )
+    neo4j_database: str | None = Field(
+        default=None, validation_alias=AliasChoices("neo4j_database", "NEO4J_DATABASE")
+    )
     api_keys: tuple[ApiKey, ...] = ()
     insecure_dev: bool = False
     embedder: Literal["sentence-transformers", "none"] = "sentence-transformers"
@@ -168,14 +179,19 @@ class ApiSettings(BaseSettings):
             Neo4jUnavailableError: no URI and no server found.
         """
         if self.neo4j_uri:
-            return ConnectionInfo(uri=self.neo4j_uri, user=self.neo4j_user,
-                                  password=self.neo4j_password.get_secret_value(),
-                                  database=self.neo4j_database or None)
+            return ConnectionInfo(
+                uri=self.neo4j_uri,
+                user=self.neo4j_user,
+                password=self.neo4j_password.get_secret_value(),
+                database=self.neo4j_database or None,
+            )
         return resolve_connection(start_local=False)
 
 
-_KEYS_EXAMPLE = ("""'[{"name": "agent", "key": "a-long-random-secret-123", """
-                 """"namespaces": ["agent-1"]}]'""")
+_KEYS_EXAMPLE = (
+    """'[{"name": "agent", "key": "a-long-random-secret-123", """
+    """"namespaces": ["agent-1"]}]'"""
+)
 
 
 def _variable(field: str) -> str:
@@ -219,12 +235,16 @@ def _unparsable(error: SettingsError) -> str:
     field = str(error).split('"')[1] if str(error).count('"') >= 2 else "?"
     cause = f" ({error.__cause__})" if error.__cause__ else ""
     if field == "api_keys":
-        return (f"ENGRAVA_API_KEYS (from the environment or .env) is not valid JSON{cause}: it "
-                f"must be a JSON list of keys, e.g. ENGRAVA_API_KEYS={_KEYS_EXAMPLE}; leave it "
-                f"unset only with --insecure-dev on a development machine. See docs/api.md "
-                f"(\"Keys and namespaces\").")
-    return (f"{_variable(field)} (from the environment or .env) could not be parsed{cause}; "
-            f"see docs/api.md (\"Configuration\") for its format.")
+        return (
+            f"ENGRAVA_API_KEYS (from the environment or .env) is not valid JSON{cause}: it "
+            f"must be a JSON list of keys, e.g. ENGRAVA_API_KEYS={_KEYS_EXAMPLE}; leave it "
+            f"unset only with --insecure-dev on a development machine. See docs/api.md "
+            f'("Keys and namespaces").'
+        )
+    return (
+        f"{_variable(field)} (from the environment or .env) could not be parsed{cause}; "
+        f'see docs/api.md ("Configuration") for its format.'
+    )
 
 
 def _invalid(errors: list[dict[str, Any]]) -> str:
@@ -235,5 +255,7 @@ def _invalid(errors: list[dict[str, Any]]) -> str:
         where = _variable(loc[0]) if loc else "the settings"
         path = f" (entry {'.'.join(loc[1:])})" if len(loc) > 1 else ""
         shown.append(f"{where}{path}: {str(error.get('msg')).removeprefix('Value error, ')}")
-    return (f"invalid settings: {'; '.join(shown)}. Fix the variable in the environment or .env; "
-            f"see docs/api.md (\"Configuration\").")
+    return (
+        f"invalid settings: {'; '.join(shown)}. Fix the variable in the environment or .env; "
+        f'see docs/api.md ("Configuration").'
+    )

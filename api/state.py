@@ -32,8 +32,9 @@ class ApiState:
         jobs: the background job registry.
     """
 
-    def __init__(self, settings: ApiSettings, keyring: KeyRing, base: Neo4jEngravaCore,
-                 jobs: JobRegistry) -> None:
+    def __init__(
+        self, settings: ApiSettings, keyring: KeyRing, base: Neo4jEngravaCore, jobs: JobRegistry
+    ) -> None:
         self.settings = settings
         self.keyring = keyring
         self.base = base
@@ -41,8 +42,9 @@ class ApiState:
         self._stores: OrderedDict[str, Neo4jEngravaCore] = OrderedDict()
 
     @classmethod
-    async def open(cls, settings: ApiSettings, keyring: KeyRing,
-                   provider: EmbeddingProvider | None) -> ApiState:
+    async def open(
+        cls, settings: ApiSettings, keyring: KeyRing, provider: EmbeddingProvider | None
+    ) -> ApiState:
         """Connect to Neo4j with the configured pool and timeouts, then migrate the schema
         (``migrate_on_start``) or check that it is current, and warm the embedding model up.
 
@@ -54,10 +56,13 @@ class ApiState:
         """
         info = settings.connection()
         executor = GraphExecutor.connect(
-            info.uri, (info.user, info.password), info.database,
+            info.uri,
+            (info.user, info.password),
+            info.database,
             max_connection_pool_size=settings.neo4j_max_pool_size,
             connection_timeout=settings.neo4j_connection_timeout,
-            max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
+            max_transaction_retry_time=settings.neo4j_max_transaction_retry_time,
+        )
         base = Neo4jEngravaCore(executor, embedding_provider=provider, time_config=settings.time)
         try:
             await executor.verify()
@@ -105,5 +110,6 @@ async def _check_schema(executor: GraphExecutor) -> int:
         raise SchemaVersionError(
             f"the graph's schema version is {version}, this service needs "
             f"{schema.SCHEMA_VERSION}: start the service with ENGRAVA_MIGRATE_ON_START=true (the "
-            f"default) to migrate it")
+            f"default) to migrate it"
+        )
     return version

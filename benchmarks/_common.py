@@ -38,8 +38,9 @@ import numpy as np
 # ------------------------------------------------------------------------------------- timing
 
 
-def percentiles(samples: Sequence[float], points: Sequence[float] = (50, 95, 99)
-                ) -> dict[str, float]:
+def percentiles(
+    samples: Sequence[float], points: Sequence[float] = (50, 95, 99)
+) -> dict[str, float]:
     """``{"p50": …, "p95": …, "p99": …, "mean": …, "n": …}`` of ``samples`` (linear
     interpolation between order statistics, as ``numpy.percentile``); NaN when empty."""
     if not samples:
@@ -140,8 +141,9 @@ def machine_info() -> dict[str, Any]:
     return info
 
 
-def cached_vectors(provider: Any, texts: Sequence[str], cache: Path, batch: int = 1024
-                   ) -> np.ndarray:
+def cached_vectors(
+    provider: Any, texts: Sequence[str], cache: Path, batch: int = 1024
+) -> np.ndarray:
     """Embeddings of ``texts`` (``(len(texts), provider.dimensions)`` float32), cached in the
     ``.npy`` file ``cache``. The corpus of :class:`CorpusGenerator` is prefix-stable, so a cache
     made for a larger N serves a smaller one and a smaller one is extended. Key the file name by
@@ -161,12 +163,12 @@ def cached_vectors(provider: Any, texts: Sequence[str], cache: Path, batch: int 
         with Progress(transient=True) as progress:
             task = progress.add_task("embedding the corpus", total=len(more))
             for a, b in chunks(len(more), batch):
-                more[a:b] = provider.embed(list(texts[len(done) + a:len(done) + b]))
+                more[a:b] = provider.embed(list(texts[len(done) + a : len(done) + b]))
                 progress.advance(task, b - a)
         done = np.concatenate([done, more])
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.save(cache, done)
-    return done[:len(texts)]
+    return done[: len(texts)]
 
 
 @contextmanager
@@ -190,8 +192,9 @@ def fresh_local_neo4j(name: str) -> Iterator[Any]:
         server.stop()
 
 
-async def fill_synthetic_namespace(store: Any, specs: Sequence[ThoughtSpec], vector_cache: Path,
-                                   chunk: int, report: Any = print) -> float:
+async def fill_synthetic_namespace(
+    store: Any, specs: Sequence[ThoughtSpec], vector_cache: Path, chunk: int, report: Any = print
+) -> float:
     """Fill ``store``'s namespace with ``specs`` (``bulk_store``, one transaction per ``chunk``,
     embeddings from :func:`cached_vectors` in ``vector_cache``) and return the seconds it took.
 
@@ -213,39 +216,135 @@ async def fill_synthetic_namespace(store: Any, specs: Sequence[ThoughtSpec], vec
     for start, stop in chunks(len(specs), chunk):
         if stop <= have:
             continue
-        await store.bulk_store([our_record(s) for s in specs[start:stop]],
-                               embeddings=vectors[start:stop].tolist())
+        await store.bulk_store(
+            [our_record(s) for s in specs[start:stop]], embeddings=vectors[start:stop].tolist()
+        )
         report(f"  stored {stop}/{len(specs)} ({time.perf_counter() - began:.0f} s)")
     return time.perf_counter() - began
 
 
 # --------------------------------------------------------------------------- synthetic text
 
-_PEOPLE = ["Alice", "Bob", "Carmen", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines",
-           "Jonas", "Kemal", "Lena", "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa",
-           "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yara"]
-_TOPICS = ["billing", "onboarding", "the quarterly report", "the database migration",
-           "the hiring plan", "the marketing budget", "travel reimbursement", "the API redesign",
-           "customer churn", "the security audit", "the mobile release", "vendor contracts",
-           "the holiday schedule", "the pricing page", "support tickets", "the data pipeline",
-           "the design review", "performance reviews", "the office move", "cloud costs"]
+_PEOPLE = [
+    "Alice",
+    "Bob",
+    "Carmen",
+    "Dmitri",
+    "Elena",
+    "Farid",
+    "Grace",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kemal",
+    "Lena",
+    "Mateo",
+    "Nadia",
+    "Oskar",
+    "Priya",
+    "Quentin",
+    "Rosa",
+    "Sven",
+    "Tariq",
+    "Uma",
+    "Viktor",
+    "Wen",
+    "Yara",
+]
+_TOPICS = [
+    "billing",
+    "onboarding",
+    "the quarterly report",
+    "the database migration",
+    "the hiring plan",
+    "the marketing budget",
+    "travel reimbursement",
+    "the API redesign",
+    "customer churn",
+    "the security audit",
+    "the mobile release",
+    "vendor contracts",
+    "the holiday schedule",
+    "the pricing page",
+    "support tickets",
+    "the data pipeline",
+    "the design review",
+    "performance reviews",
+    "the office move",
+    "cloud costs",
+]
 _CHANNELS = ["email", "phone", "Slack", "text messages", "video calls", "in-person meetings"]
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _TIMES = ["9am", "10:30", "noon", "2pm", "3:15pm", "4pm", "5:30pm", "the end of the day"]
 _FOODS = ["peanuts", "shellfish", "gluten", "dairy", "eggs", "soy", "sesame", "strawberries"]
-_PLACES = ["Lisbon", "Berlin", "Toronto", "Osaka", "Nairobi", "Austin", "Melbourne", "Oslo",
-           "the Denver office", "the London office", "a coworking space", "home"]
-_COMPONENTS = ["auth service", "search cluster", "payment gateway", "web frontend",
-               "notification worker", "reporting job", "CI runner", "image resizer"]
-_PROBLEMS = ["memory leak", "expired certificate", "timeout", "schema mismatch",
-             "rate limit", "disk filling up", "race condition", "bad config flag"]
-_ARTIFACTS = ["draft proposal", "slide deck", "budget spreadsheet", "contract", "roadmap",
-              "release notes", "incident postmortem", "job description", "invoice"]
+_PLACES = [
+    "Lisbon",
+    "Berlin",
+    "Toronto",
+    "Osaka",
+    "Nairobi",
+    "Austin",
+    "Melbourne",
+    "Oslo",
+    "the Denver office",
+    "the London office",
+    "a coworking space",
+    "home",
+]
+_COMPONENTS = [
+    "auth service",
+    "search cluster",
+    "payment gateway",
+    "web frontend",
+    "notification worker",
+    "reporting job",
+    "CI runner",
+    "image resizer",
+]
+_PROBLEMS = [
+    "memory leak",
+    "expired certificate",
+    "timeout",
+    "schema mismatch",
+    "rate limit",
+    "disk filling up",
+    "race condition",
+    "bad config flag",
+]
+_ARTIFACTS = [
+    "draft proposal",
+    "slide deck",
+    "budget spreadsheet",
+    "contract",
+    "roadmap",
+    "release notes",
+    "incident postmortem",
+    "job description",
+    "invoice",
+]
 _ACTIONS = ["review", "sign", "update", "send", "rewrite", "double-check", "archive", "share"]
-_ADJ = ["promising", "too long", "out of date", "solid", "confusing", "nearly done",
-        "overpriced", "well organised", "risky"]
-_HOBBIES = ["rock climbing", "chess", "sourdough baking", "trail running", "jazz piano",
-            "birdwatching", "pottery", "sailing", "board games"]
+_ADJ = [
+    "promising",
+    "too long",
+    "out of date",
+    "solid",
+    "confusing",
+    "nearly done",
+    "overpriced",
+    "well organised",
+    "risky",
+]
+_HOBBIES = [
+    "rock climbing",
+    "chess",
+    "sourdough baking",
+    "trail running",
+    "jazz piano",
+    "birdwatching",
+    "pottery",
+    "sailing",
+    "board games",
+]
 _TOOLS = ["Jira", "Notion", "Figma", "Postgres", "Kubernetes", "Excel", "Zoom", "GitHub"]
 
 _TEMPLATES = [
@@ -298,12 +397,26 @@ def _fill(rng: random.Random, template: str) -> str:
     ch, ch2 = rng.sample(_CHANNELS, 2)
     place, place2 = rng.sample(_PLACES, 2)
     return template.format(
-        p=p, p2=p2, ch=ch, ch2=ch2, place=place, place2=place2,
-        topic=rng.choice(_TOPICS), day=rng.choice(_DAYS), time=rng.choice(_TIMES),
-        food=rng.choice(_FOODS), comp=rng.choice(_COMPONENTS), prob=rng.choice(_PROBLEMS),
-        art=rng.choice(_ARTIFACTS), act=rng.choice(_ACTIONS), adj=rng.choice(_ADJ),
-        hobby=rng.choice(_HOBBIES), tool=rng.choice(_TOOLS), n=rng.randint(100, 9999),
-        pct=rng.choice([5, 10, 15, 20, 25, 30]), dom=rng.randint(4, 28),
+        p=p,
+        p2=p2,
+        ch=ch,
+        ch2=ch2,
+        place=place,
+        place2=place2,
+        topic=rng.choice(_TOPICS),
+        day=rng.choice(_DAYS),
+        time=rng.choice(_TIMES),
+        food=rng.choice(_FOODS),
+        comp=rng.choice(_COMPONENTS),
+        prob=rng.choice(_PROBLEMS),
+        art=rng.choice(_ARTIFACTS),
+        act=rng.choice(_ACTIONS),
+        adj=rng.choice(_ADJ),
+        hobby=rng.choice(_HOBBIES),
+        tool=rng.choice(_TOOLS),
+        n=rng.randint(100, 9999),
+        pct=rng.choice([5, 10, 15, 20, 25, 30]),
+        dom=rng.randint(4, 28),
     )
 
 
@@ -348,15 +461,20 @@ class CorpusGenerator:
             turns_left -= 1
             turn += 1
             text = _fill(rng, rng.choice(_TEMPLATES))
-            out.append(ThoughtSpec(
-                thought_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
-                text=text[:200],
-                thought_type=rng.choice(self._TYPES),
-                priority=rng.choice(self._PRIORITIES),
-                cycle=i // 10,
-                metadata={"speaker": rng.choice(self._SPEAKERS),
-                          "session": f"s-{session:05d}", "turn": turn},
-            ))
+            out.append(
+                ThoughtSpec(
+                    thought_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                    text=text[:200],
+                    thought_type=rng.choice(self._TYPES),
+                    priority=rng.choice(self._PRIORITIES),
+                    cycle=i // 10,
+                    metadata={
+                        "speaker": rng.choice(self._SPEAKERS),
+                        "session": f"s-{session:05d}",
+                        "turn": turn,
+                    },
+                )
+            )
         return out
 
     def queries(self, n: int, *, exclude: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -399,10 +517,15 @@ def peer_record(spec: ThoughtSpec) -> Any:
     import engrava
 
     return engrava.ThoughtRecord(
-        thought_id=spec.thought_id, thought_type=engrava.ThoughtType(spec.thought_type),
-        essence=spec.text, content=spec.text, priority=engrava.Priority(spec.priority),
+        thought_id=spec.thought_id,
+        thought_type=engrava.ThoughtType(spec.thought_type),
+        essence=spec.text,
+        content=spec.text,
+        priority=engrava.Priority(spec.priority),
         lifecycle_status=engrava.LifecycleStatus.ACTIVE,  # required by the peer (no default)
-        source="bench", created_cycle=spec.cycle, updated_cycle=spec.cycle,
+        source="bench",
+        created_cycle=spec.cycle,
+        updated_cycle=spec.cycle,
         metadata=spec.metadata,
     )
 
@@ -413,16 +536,23 @@ def our_record(spec: ThoughtSpec) -> Any:
     from engrava_graph.model.records import ThoughtRecord
 
     return ThoughtRecord(
-        thought_id=spec.thought_id, thought_type=ThoughtType(spec.thought_type),
-        essence=spec.text, content=spec.text, priority=Priority(spec.priority),
-        lifecycle_status=LifecycleStatus.ACTIVE, source="bench", created_cycle=spec.cycle, updated_cycle=spec.cycle,
+        thought_id=spec.thought_id,
+        thought_type=ThoughtType(spec.thought_type),
+        essence=spec.text,
+        content=spec.text,
+        priority=Priority(spec.priority),
+        lifecycle_status=LifecycleStatus.ACTIVE,
+        source="bench",
+        created_cycle=spec.cycle,
+        updated_cycle=spec.cycle,
         metadata=spec.metadata,
     )
 
 
 @asynccontextmanager
-async def open_peer_store(db_path: str | Path, *, embedding_provider: Any = None,
-                          auto_embed: bool = False) -> AsyncIterator[Any]:
+async def open_peer_store(
+    db_path: str | Path, *, embedding_provider: Any = None, auto_embed: bool = False
+) -> AsyncIterator[Any]:
     """A ``SqliteEngravaCore`` on ``db_path`` with the pragmas ``from_config`` sets (WAL,
     foreign keys, ``synchronous=NORMAL``, ``busy_timeout=5000``), the numpy vector backend (the
     peer's default) and its schema ensured; closed on exit.
@@ -435,20 +565,24 @@ async def open_peer_store(db_path: str | Path, *, embedding_provider: Any = None
 
     db = await aiosqlite.connect(str(db_path))
     try:
-        for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON",
-                       "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000"):
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA synchronous=NORMAL",
+            "PRAGMA busy_timeout=5000",
+        ):
             await db.execute(pragma)
         db.row_factory = aiosqlite.Row
-        store = SqliteEngravaCore(db, embedding_provider=embedding_provider,
-                                  auto_embed=auto_embed)
+        store = SqliteEngravaCore(db, embedding_provider=embedding_provider, auto_embed=auto_embed)
         await store.ensure_schema()
         yield store
     finally:
         await db.close()
 
 
-async def peer_store_vectors(store: Any, thought_ids: Sequence[str], vectors: np.ndarray,
-                             model_name: str) -> None:
+async def peer_store_vectors(
+    store: Any, thought_ids: Sequence[str], vectors: np.ndarray, model_name: str
+) -> None:
     """Store precomputed vectors through the peer's public API: ``store_embedding`` per thought
     (it has no batch variant), inside one ``suspend_auto_commit`` window = one commit."""
     async with store.suspend_auto_commit():

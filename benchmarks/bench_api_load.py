@@ -60,24 +60,49 @@ STOP_TIMEOUT = 30.0  # seconds for the server to exit after SIGTERM
 async def load_corpus(info: ConnectionInfo, args: argparse.Namespace) -> float:
     """Fill the namespace up to ``args.thoughts`` thoughts and return the seconds it took
     (:func:`_common.fill_synthetic_namespace`)."""
-    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                         database=info.database, namespace=args.namespace,
-                                         embedding_provider=SentenceTransformerProvider()) as store:
+    async with Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=args.namespace,
+        embedding_provider=SentenceTransformerProvider(),
+    ) as store:
         return await fill_synthetic_namespace(
-            store, CorpusGenerator(seed=args.seed).thoughts(args.thoughts),
-            Path(args.cache) / f"dream-corpus-s{args.seed}.npy", args.chunk, console.print)
+            store,
+            CorpusGenerator(seed=args.seed).thoughts(args.thoughts),
+            Path(args.cache) / f"dream-corpus-s{args.seed}.npy",
+            args.chunk,
+            console.print,
+        )
 
 
 def start_server(info: ConnectionInfo, namespace: str, key: str, port: int) -> subprocess.Popen:
     """``engrava-graph serve`` in a subprocess with one read-only key for ``namespace``."""
-    env = {**os.environ, "NEO4J_URI": info.uri, "NEO4J_USER": info.user,
-           "NEO4J_PASSWORD": info.password, "HF_HUB_OFFLINE": "1", "ENGRAVA_LOG_LEVEL": "WARNING",
-           "ENGRAVA_API_KEYS": json.dumps([{"name": "bench", "key": key,
-                                            "namespaces": [namespace], "read_only": True}])}
+    env = {
+        **os.environ,
+        "NEO4J_URI": info.uri,
+        "NEO4J_USER": info.user,
+        "NEO4J_PASSWORD": info.password,
+        "HF_HUB_OFFLINE": "1",
+        "ENGRAVA_LOG_LEVEL": "WARNING",
+        "ENGRAVA_API_KEYS": json.dumps(
+            [{"name": "bench", "key": key, "namespaces": [namespace], "read_only": True}]
+        ),
+    }
     if info.database:
         env["NEO4J_DATABASE"] = info.database
-    command = [sys.executable, "-c", "from engrava_graph.cli import app; app()", "serve",
-               "--host", "127.0.0.1", "--port", str(port), "--env-file", os.devnull]
+    command = [
+        sys.executable,
+        "-c",
+        "from engrava_graph.cli import app; app()",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--env-file",
+        os.devnull,
+    ]
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
 
 
@@ -97,8 +122,14 @@ async def wait_ready(base_url: str, server: subprocess.Popen) -> None:
     raise RuntimeError(f"the server was not ready within {READY_TIMEOUT} s")
 
 
-async def run_load(base_url: str, key: str, namespace: str, queries: list[str], clients: int,
-                   args: argparse.Namespace) -> dict[str, Any]:
+async def run_load(
+    base_url: str,
+    key: str,
+    namespace: str,
+    queries: list[str],
+    clients: int,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
     """``clients`` workers posting ``queries`` (in order) for ``args.seconds`` seconds."""
     headers = {"Authorization": f"Bearer {key}", "X-Namespace": namespace}
     latencies: list[float] = []
@@ -111,8 +142,9 @@ async def run_load(base_url: str, key: str, namespace: str, queries: list[str], 
                 return
             began = time.perf_counter()
             try:
-                response = await client.post("/v1/retrieve", json={
-                    "query": queries[args.warmup + i], "top_k": 10})
+                response = await client.post(
+                    "/v1/retrieve", json={"query": queries[args.warmup + i], "top_k": 10}
+                )
                 outcome = str(response.status_code)
             except httpx.HTTPError as exc:
                 outcome = type(exc).__name__
@@ -122,9 +154,10 @@ async def run_load(base_url: str, key: str, namespace: str, queries: list[str], 
                 errors[outcome] = errors.get(outcome, 0) + 1
 
     limits = httpx.Limits(max_connections=clients)
-    async with httpx.AsyncClient(base_url=base_url, headers=headers, limits=limits,
-                                 timeout=REQUEST_TIMEOUT) as client:
-        for query in queries[:args.warmup]:
+    async with httpx.AsyncClient(
+        base_url=base_url, headers=headers, limits=limits, timeout=REQUEST_TIMEOUT
+    ) as client:
+        for query in queries[: args.warmup]:
             (await client.post("/v1/retrieve", json={"query": query})).raise_for_status()
         began = time.monotonic()
         deadline = began + args.seconds
@@ -132,12 +165,17 @@ async def run_load(base_url: str, key: str, namespace: str, queries: list[str], 
         await asyncio.gather(*(worker(client, deadline) for _ in range(clients)))
         elapsed = time.monotonic() - began
     stats = percentiles(latencies, (50, 95, 99))
-    return {"clients": clients, "requests_ok": len(latencies), "errors": sum(errors.values()),
-            "error_kinds": errors, "seconds": round(elapsed, 1),
-            "requests_per_second": round(len(latencies) / elapsed, 2),
-            **{k: round(v, 1) for k, v in stats.items() if k.startswith("p")},
-            "mean_ms": round(stats["mean"], 1),
-            "loadavg_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
+    return {
+        "clients": clients,
+        "requests_ok": len(latencies),
+        "errors": sum(errors.values()),
+        "error_kinds": errors,
+        "seconds": round(elapsed, 1),
+        "requests_per_second": round(len(latencies) / elapsed, 2),
+        **{k: round(v, 1) for k, v in stats.items() if k.startswith("p")},
+        "mean_ms": round(stats["mean"], 1),
+        "loadavg_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+    }
 
 
 def stop_server(server: subprocess.Popen) -> None:
@@ -150,9 +188,9 @@ def stop_server(server: subprocess.Popen) -> None:
 
 
 async def drop(info: ConnectionInfo, namespace: str) -> None:
-    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                         database=info.database,
-                                         namespace=namespace) as store:
+    async with Neo4jEngravaCore.from_uri(
+        info.uri, auth=(info.user, info.password), database=info.database, namespace=namespace
+    ) as store:
         await store.delete_namespace()
 
 
@@ -170,15 +208,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--warmup", type=int, default=10, help="untimed requests first")
-    parser.add_argument("--max-requests", type=int, default=20_000,
-                        help="per run; also the number of distinct queries per run")
+    parser.add_argument(
+        "--max-requests",
+        type=int,
+        default=20_000,
+        help="per run; also the number of distinct queries per run",
+    )
     parser.add_argument("--chunk", type=int, default=5000, help="thoughts per bulk_store call")
     parser.add_argument("--namespace", default="bench-api")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the namespace afterwards")
-    parser.add_argument("--cache", default=tempfile.gettempdir(),
-                        help="directory for cached corpus vectors (.npy, shared with the other "
-                             "benchmarks)")
+    parser.add_argument(
+        "--cache",
+        default=tempfile.gettempdir(),
+        help="directory for cached corpus vectors (.npy, shared with the other benchmarks)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
 
@@ -192,15 +236,29 @@ def main(argv: list[str] | None = None) -> int:
     server = start_server(info, args.namespace, key, port)
     try:
         asyncio.run(wait_ready(base_url, server))
-        runs = [asyncio.run(run_load(base_url, key, args.namespace,
-                                     queries[i * per_run:(i + 1) * per_run], clients, args))
-                for i, clients in enumerate(args.clients)]
+        runs = [
+            asyncio.run(
+                run_load(
+                    base_url,
+                    key,
+                    args.namespace,
+                    queries[i * per_run : (i + 1) * per_run],
+                    clients,
+                    args,
+                )
+            )
+            for i, clients in enumerate(args.clients)
+        ]
     finally:
         stop_server(server)
         if not args.keep:
             asyncio.run(drop(info, args.namespace))
-    report = {"thoughts": args.thoughts, "load_seconds": round(load_seconds, 1), "runs": runs,
-              "machine": machine_info()}
+    report = {
+        "thoughts": args.thoughts,
+        "load_seconds": round(load_seconds, 1),
+        "runs": runs,
+        "machine": machine_info(),
+    }
     print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

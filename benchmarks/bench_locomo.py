@@ -55,19 +55,34 @@ from engrava_graph.graph.connection import resolve_connection
 
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dataset", type=Path, default=None,
-                        help="LoCoMo JSON (default: ../shared/data/locomo/locomo7.json)")
+    parser.add_argument(
+        "--dataset",
+        type=Path,
+        default=None,
+        help="LoCoMo JSON (default: ../shared/data/locomo/locomo7.json)",
+    )
     parser.add_argument("--conversations", default="", help="comma-separated sample ids")
-    parser.add_argument("--mode", choices=[m.value for m in IngestMode],
-                        default=IngestMode.TURNS.value, help="how conversations are stored")
+    parser.add_argument(
+        "--mode",
+        choices=[m.value for m in IngestMode],
+        default=IngestMode.TURNS.value,
+        help="how conversations are stored",
+    )
     parser.add_argument("--top-k", type=int, default=10)
     parser.add_argument("--skip-peer", action="store_true", help="leave out engrava")
-    parser.add_argument("--no-routing", action="store_true",
-                        help="skip the forced-pathway runs (no routing accuracy)")
+    parser.add_argument(
+        "--no-routing",
+        action="store_true",
+        help="skip the forced-pathway runs (no routing accuracy)",
+    )
     parser.add_argument("--fresh", action="store_true", help="ingest again")
     parser.add_argument("--json", type=Path, default=None, help="write all figures here")
-    parser.add_argument("--plot", type=Path, default=Path("locomo_reliability.png"),
-                        help="reliability plot of retrieve's confidence (PNG)")
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        default=Path("locomo_reliability.png"),
+        help="reliability plot of retrieve's confidence (PNG)",
+    )
     return parser.parse_args()
 
 
@@ -76,14 +91,24 @@ async def main() -> None:
     console = Console()
     mode = IngestMode(args.mode)
     options = DemoOptions(
-        dataset=resolve_dataset(args.dataset), top_k=args.top_k, peer=not args.skip_peer,
-        dream=False, fresh=args.fresh, namespace_prefix=f"bench-{mode.value}-",
-        conversations=tuple(c for c in args.conversations.split(",") if c), mode=mode,
-        fusion=True, routing=not args.no_routing)
+        dataset=resolve_dataset(args.dataset),
+        top_k=args.top_k,
+        peer=not args.skip_peer,
+        dream=False,
+        fresh=args.fresh,
+        namespace_prefix=f"bench-{mode.value}-",
+        conversations=tuple(c for c in args.conversations.split(",") if c),
+        mode=mode,
+        fusion=True,
+        routing=not args.no_routing,
+    )
     info = resolve_connection()
-    base = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                     database=info.database,
-                                     embedding_provider=SentenceTransformerProvider())
+    base = Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        embedding_provider=SentenceTransformerProvider(),
+    )
     try:
         with Progress(console=console) as progress:
             figures = await run_demo(base, options, progress)
@@ -92,19 +117,24 @@ async def main() -> None:
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")
     meta = figures["meta"]
-    console.print(f"LoCoMo ({mode.value} mode) {', '.join(meta['conversations'])}: "
-                  f"{meta['questions']} questions, {meta['machine']['cpus']} CPUs, load "
-                  f"{meta['machine']['load_avg_1_5_15_before']} -> "
-                  f"{meta['machine']['load_avg_1_5_15_after']}, {meta['wall_seconds']} s")
+    console.print(
+        f"LoCoMo ({mode.value} mode) {', '.join(meta['conversations'])}: "
+        f"{meta['questions']} questions, {meta['machine']['cpus']} CPUs, load "
+        f"{meta['machine']['load_avg_1_5_15_before']} -> "
+        f"{meta['machine']['load_avg_1_5_15_after']}, {meta['wall_seconds']} s"
+    )
     for block, block_figures in block_sections(figures):
-        console.print(rich_table(f"{block} block: evidence recall and session hits",
-                                 *score_table(block_figures), grouped=True))
-        console.print(rich_table(f"{block} block: latency per call",
-                                 *latency_table(block_figures)))
+        console.print(
+            rich_table(
+                f"{block} block: evidence recall and session hits",
+                *score_table(block_figures),
+                grouped=True,
+            )
+        )
+        console.print(rich_table(f"{block} block: latency per call", *latency_table(block_figures)))
         for line in routing_lines(block_figures):
             console.print(f"{block} block: {line}", highlight=False, markup=False)
-    reliability_plot({block: f["calibration"] for block, f in figures["blocks"].items()},
-                     args.plot)
+    reliability_plot({block: f["calibration"] for block, f in figures["blocks"].items()}, args.plot)
     console.print(f"Reliability plot: {args.plot}")
 
 

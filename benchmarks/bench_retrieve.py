@@ -83,28 +83,37 @@ def locomo_corpus(path: Path, conversation: str) -> tuple[list[ThoughtSpec], lis
     characters as the synthetic corpus is), its questions,
     and the date of its last session (the ``now`` of retrieve)."""
     conv = next(c for c in load_dataset(path) if c.sample_id == conversation)
-    specs = [ThoughtSpec(thought_id=str(uuid.uuid5(uuid.NAMESPACE_URL,
-                                                   f"{conversation}/{t.thought_id}")),
-                         text=t.content[:200], thought_type="OBSERVATION", priority="P3",
-                         cycle=t.created_cycle, metadata={"speaker": t.metadata["speaker"],
-                                                          "session": t.metadata["session"]})
-             for t in conv.thoughts if t.metadata.get("kind") == "turn"]
+    specs = [
+        ThoughtSpec(
+            thought_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"{conversation}/{t.thought_id}")),
+            text=t.content[:200],
+            thought_type="OBSERVATION",
+            priority="P3",
+            cycle=t.created_cycle,
+            metadata={"speaker": t.metadata["speaker"], "session": t.metadata["session"]},
+        )
+        for t in conv.thoughts
+        if t.metadata.get("kind") == "turn"
+    ]
     questions = list(dict.fromkeys(q.question for q in conv.questions))
     return specs, questions, conv.last_date or datetime.now(UTC)
 
 
-async def fill_peer(store: Any, specs: list[ThoughtSpec], vectors: np.ndarray,
-                    model_name: str) -> None:
+async def fill_peer(
+    store: Any, specs: list[ThoughtSpec], vectors: np.ndarray, model_name: str
+) -> None:
     """The peer store gets the same texts and the same corpus vectors."""
     for start in range(0, len(specs), 5000):
-        part = specs[start:start + 5000]
+        part = specs[start : start + 5000]
         await store.bulk_store([peer_record(s) for s in part])
-        await peer_store_vectors(store, [s.thought_id for s in part],
-                                 vectors[start:start + 5000], model_name)
+        await peer_store_vectors(
+            store, [s.thought_id for s in part], vectors[start : start + 5000], model_name
+        )
 
 
-async def measure(store: Neo4jEngravaCore, peer: Any, queries: list[str], now: datetime,
-                  args: argparse.Namespace) -> dict[str, Any]:
+async def measure(
+    store: Neo4jEngravaCore, peer: Any, queries: list[str], now: datetime, args: argparse.Namespace
+) -> dict[str, Any]:
     """Every method once per query, in rotating order; latencies, phases, round trips."""
     provider = store.embedding_provider
     executor = store.executor
@@ -123,12 +132,12 @@ async def measure(store: Neo4jEngravaCore, peer: Any, queries: list[str], now: d
     laps: dict[str, list[float]] = {m: [] for m in METHODS}
     trips: dict[str, list[tuple[int, int]]] = {m: [] for m in METHODS}
     phases: list[dict[str, float]] = []
-    for q in queries[:args.warmup]:
+    for q in queries[: args.warmup]:
         for method in METHODS:
             await calls[method](q)
     before = loadavg()
-    for i, q in enumerate(queries[args.warmup:args.warmup + args.queries]):
-        order = METHODS[i % len(METHODS):] + METHODS[:i % len(METHODS)]
+    for i, q in enumerate(queries[args.warmup : args.warmup + args.queries]):
+        order = METHODS[i % len(METHODS) :] + METHODS[: i % len(METHODS)]
         for method in order:
             if method == "peer" and len(laps["peer"]) >= args.peer_queries:
                 continue
@@ -140,33 +149,55 @@ async def measure(store: Neo4jEngravaCore, peer: Any, queries: list[str], now: d
             if method == "retrieve":
                 phases.append(out.phase_timings)
     return {
-        "queries": len(laps["retrieve"]), "loadavg_before": before, "loadavg_after": loadavg(),
+        "queries": len(laps["retrieve"]),
+        "loadavg_before": before,
+        "loadavg_after": loadavg(),
         "latency_ms": {m: percentiles(laps[m]) for m in METHODS},
-        "transactions_per_call": {m: float(np.mean([t for t, _ in trips[m]])) if trips[m]
-                                  else float("nan") for m in METHODS},
-        "round_trips_per_call": {m: float(np.mean([r for _, r in trips[m]])) if trips[m]
-                                 else float("nan") for m in METHODS},
-        "retrieve_phase_p50_ms": {k: float(np.median([p.get(k, 0.0) for p in phases]))
-                                  for k in (phases[0] if phases else {})},
+        "transactions_per_call": {
+            m: float(np.mean([t for t, _ in trips[m]])) if trips[m] else float("nan")
+            for m in METHODS
+        },
+        "round_trips_per_call": {
+            m: float(np.mean([r for _, r in trips[m]])) if trips[m] else float("nan")
+            for m in METHODS
+        },
+        "retrieve_phase_p50_ms": {
+            k: float(np.median([p.get(k, 0.0) for p in phases]))
+            for k in (phases[0] if phases else {})
+        },
     }
 
 
-async def run_corpus(info: ConnectionInfo, name: str, specs: list[ThoughtSpec],
-                     queries: list[str], now: datetime, args: argparse.Namespace) -> dict[str, Any]:
+async def run_corpus(
+    info: ConnectionInfo,
+    name: str,
+    specs: list[ThoughtSpec],
+    queries: list[str],
+    now: datetime,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
     """Load ``specs`` into our store and the peer's, then :func:`measure`."""
     provider = SentenceTransformerProvider(cache_size=0)
     namespace = f"{args.namespace}-{name}"
     peer_prov = peer_provider()
-    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                         database=info.database, namespace=namespace,
-                                         embedding_provider=provider) as store:
-        cache = Path(args.cache) / (f"dream-corpus-s{args.seed}.npy" if name == "synthetic"
-                                    else f"bench-retrieve-{args.conversation}.npy")
+    async with Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=namespace,
+        embedding_provider=provider,
+    ) as store:
+        cache = Path(args.cache) / (
+            f"dream-corpus-s{args.seed}.npy"
+            if name == "synthetic"
+            else f"bench-retrieve-{args.conversation}.npy"
+        )
         load_s = await fill_synthetic_namespace(store, specs, cache, args.chunk, console.print)
-        vectors = np.load(cache)[:len(specs)]
+        vectors = np.load(cache)[: len(specs)]
         with tempfile.TemporaryDirectory() as tmp:
-            async with open_peer_store(Path(tmp) / "peer.db", embedding_provider=peer_prov,
-                                       auto_embed=False) as peer:
+            async with open_peer_store(
+                Path(tmp) / "peer.db", embedding_provider=peer_prov, auto_embed=False
+            ) as peer:
                 console.print(f"filling the peer with {len(specs)} thoughts")
                 await fill_peer(peer, specs, vectors, peer_prov.model_name)
                 console.print(f"measuring {name}")
@@ -179,41 +210,65 @@ async def run_corpus(info: ConnectionInfo, name: str, specs: list[ThoughtSpec],
 def render(result: dict[str, Any]) -> None:
     lat = result["latency_ms"]
     floor = lat["floor"]["p50"]
-    table = Table(title=f"{result['corpus']}: {result['thoughts']} thoughts, "
-                        f"{result['queries']} queries, load {result['loadavg_before']} -> "
-                        f"{result['loadavg_after']}")
-    for column in ("method", "n", "p50 ms", "p95 ms", "p99 ms", "p50 / floor", "tx/call",
-                   "round trips/call"):
+    table = Table(
+        title=f"{result['corpus']}: {result['thoughts']} thoughts, "
+        f"{result['queries']} queries, load {result['loadavg_before']} -> "
+        f"{result['loadavg_after']}"
+    )
+    for column in (
+        "method",
+        "n",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "p50 / floor",
+        "tx/call",
+        "round trips/call",
+    ):
         table.add_column(column, justify="left" if column == "method" else "right")
     for m in METHODS:
         s = lat[m]
-        table.add_row(m, str(s["n"]), f"{s['p50']:.1f}", f"{s['p95']:.1f}", f"{s['p99']:.1f}",
-                      f"{s['p50'] / floor:.2f}", f"{result['transactions_per_call'][m]:.1f}",
-                      f"{result['round_trips_per_call'][m]:.1f}")
+        table.add_row(
+            m,
+            str(s["n"]),
+            f"{s['p50']:.1f}",
+            f"{s['p95']:.1f}",
+            f"{s['p99']:.1f}",
+            f"{s['p50'] / floor:.2f}",
+            f"{result['transactions_per_call'][m]:.1f}",
+            f"{result['round_trips_per_call'][m]:.1f}",
+        )
     console.print(table)
-    console.print("retrieve phases, median ms: " + ", ".join(
-        f"{k} {v:.1f}" for k, v in result["retrieve_phase_p50_ms"].items()))
+    console.print(
+        "retrieve phases, median ms: "
+        + ", ".join(f"{k} {v:.1f}" for k, v in result["retrieve_phase_p50_ms"].items())
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpora", nargs="+", choices=("locomo", "synthetic"),
-                        default=["locomo", "synthetic"])
-    parser.add_argument("--conversation", default="conv-42",
-                        help="a tuning conversation (conv-42: 629 turns)")
+    parser.add_argument(
+        "--corpora", nargs="+", choices=("locomo", "synthetic"), default=["locomo", "synthetic"]
+    )
+    parser.add_argument(
+        "--conversation", default="conv-42", help="a tuning conversation (conv-42: 629 turns)"
+    )
     parser.add_argument("--locomo", type=Path, default=LOCOMO_FILE)
     parser.add_argument("--thoughts", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--peer-queries", type=int, default=200,
-                        help="at most this many peer calls per corpus")
+    parser.add_argument(
+        "--peer-queries", type=int, default=200, help="at most this many peer calls per corpus"
+    )
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--chunk", type=int, default=5000, help="thoughts per bulk_store call")
     parser.add_argument("--namespace", default="bench-retrieve")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--keep", action="store_true", help="keep the namespaces afterwards")
-    parser.add_argument("--cache", default=tempfile.gettempdir(),
-                        help="directory of cached corpus vectors (.npy, shared with the other "
-                             "benchmarks)")
+    parser.add_argument(
+        "--cache",
+        default=tempfile.gettempdir(),
+        help="directory of cached corpus vectors (.npy, shared with the other benchmarks)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     quiet_runtime()
@@ -226,8 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             generator = CorpusGenerator(seed=args.seed)
             specs = generator.thoughts(args.thoughts)
-            queries = generator.queries(args.queries + args.warmup,
-                                        exclude={s.text for s in specs})
+            queries = generator.queries(args.queries + args.warmup, exclude={s.text for s in specs})
             now = datetime.now(UTC)
         result = asyncio.run(run_corpus(info, name, specs, queries, now, args))
         render(result)

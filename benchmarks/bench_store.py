@@ -78,12 +78,20 @@ SIMILAR_CHECK = 50  # queries whose vector-only top-10 is compared across the st
 
 
 def _progress() -> Progress:
-    return Progress(TextColumn("  {task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True)
+    return Progress(
+        TextColumn("  {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
 
 
-def embed_all(provider: SentenceTransformerProvider, texts: list[str], what: str
-              ) -> tuple[np.ndarray, float]:
+def embed_all(
+    provider: SentenceTransformerProvider, texts: list[str], what: str
+) -> tuple[np.ndarray, float]:
     """Embed ``texts`` with our provider in batches; returns (float32 array, seconds)."""
     out = np.empty((len(texts), provider.dimensions), dtype=np.float32)
     sw = Stopwatch()
@@ -98,9 +106,17 @@ def embed_all(provider: SentenceTransformerProvider, texts: list[str], what: str
 
 # ----------------------------------------------------------------------------------- ours
 
-async def bench_ours(store: Neo4jEngravaCore, specs: list[ThoughtSpec], vectors: np.ndarray,
-                     incl_n: int, queries: list[str], qvecs: np.ndarray, warmup: int,
-                     chunk: int) -> dict[str, Any]:
+
+async def bench_ours(
+    store: Neo4jEngravaCore,
+    specs: list[ThoughtSpec],
+    vectors: np.ndarray,
+    incl_n: int,
+    queries: list[str],
+    qvecs: np.ndarray,
+    warmup: int,
+    chunk: int,
+) -> dict[str, Any]:
     n = len(specs)
     out: dict[str, Any] = {"system": "engrava-graph (Neo4j)", "n": n, "incl_n": incl_n}
 
@@ -146,8 +162,9 @@ async def bench_ours(store: Neo4jEngravaCore, specs: list[ThoughtSpec], vectors:
     return out
 
 
-async def _search(search: Any, queries: list[str], qvecs: np.ndarray, warmup: int,
-                  label: str) -> dict[str, Any]:
+async def _search(
+    search: Any, queries: list[str], qvecs: np.ndarray, warmup: int, label: str
+) -> dict[str, Any]:
     """Warm up on the first ``warmup`` queries, then time each remaining one."""
     for q, v in zip(queries[:warmup], qvecs[:warmup], strict=True):
         await search(q, query_vector=v.tolist(), top_k=10)
@@ -163,8 +180,12 @@ async def _search(search: Any, queries: list[str], qvecs: np.ndarray, warmup: in
             ranked.append([tid for tid, _ in res.results])
             prog.advance(task)
     stats = percentiles(sw.laps_ms)
-    return {"search_ms": stats, "search_p50_ms": stats["p50"], "search_p95_ms": stats["p95"],
-            "ranked": ranked}
+    return {
+        "search_ms": stats,
+        "search_p50_ms": stats["p50"],
+        "search_p95_ms": stats["p95"],
+        "ranked": ranked,
+    }
 
 
 async def _similar(search_similar: Any, qvecs: np.ndarray, n: int) -> list[list[str]]:
@@ -174,16 +195,26 @@ async def _similar(search_similar: Any, qvecs: np.ndarray, n: int) -> list[list[
 
 # ----------------------------------------------------------------------------------- peer
 
-async def bench_peer(tmp: Path, provider: Any, specs: list[ThoughtSpec], vectors: np.ndarray,
-                     incl_n: int, queries: list[str], qvecs: np.ndarray, warmup: int,
-                     chunk: int) -> dict[str, Any]:
+
+async def bench_peer(
+    tmp: Path,
+    provider: Any,
+    specs: list[ThoughtSpec],
+    vectors: np.ndarray,
+    incl_n: int,
+    queries: list[str],
+    qvecs: np.ndarray,
+    warmup: int,
+    chunk: int,
+) -> dict[str, Any]:
     n = len(specs)
     out: dict[str, Any] = {"system": "engrava 0.7.2 (SQLite)", "n": n, "incl_n": incl_n}
 
     # INCLUDED: bulk_store with auto_embed=True (one batch provider call per bulk_store).
     sw = Stopwatch()
-    async with open_peer_store(tmp / f"incl-{n}.db", embedding_provider=provider,
-                               auto_embed=True) as store:
+    async with open_peer_store(
+        tmp / f"incl-{n}.db", embedding_provider=provider, auto_embed=True
+    ) as store:
         with _progress() as prog:
             task = prog.add_task(f"peer  ingest incl. emb ({incl_n:,})", total=incl_n)
             for a, b in chunks(incl_n, chunk):
@@ -197,8 +228,9 @@ async def bench_peer(tmp: Path, provider: Any, specs: list[ThoughtSpec], vectors
 
     # EXCLUDED: bulk_store (no auto-embed), then store_embedding for the precomputed vectors.
     sw = Stopwatch()
-    async with open_peer_store(tmp / f"main-{n}.db", embedding_provider=provider,
-                               auto_embed=False) as store:
+    async with open_peer_store(
+        tmp / f"main-{n}.db", embedding_provider=provider, auto_embed=False
+    ) as store:
         with _progress() as prog:
             task = prog.add_task(f"peer  ingest excl. emb ({n:,})", total=n)
             for a, b in chunks(n, chunk):
@@ -220,6 +252,7 @@ async def bench_peer(tmp: Path, provider: Any, specs: list[ThoughtSpec], vectors
 
 # ------------------------------------------------------------------------------------ main
 
+
 def _fmt(x: float | None, digits: int = 0) -> str:
     if x is None or (isinstance(x, float) and np.isnan(x)):
         return "—"
@@ -232,13 +265,18 @@ def render(report: dict[str, Any]) -> None:
         f"[bold]Machine[/]: {m['cpu_count']} CPUs ({m.get('cpu_affinity')} usable), "
         f"{m.get('processor')}, {m.get('memory_gib')} GiB RAM, {m['platform']}, "
         f"Python {m['python']}, load average at start {m.get('loadavg_start')}, "
-        f"at end {m.get('loadavg_end')}")
-    console.print(f"[bold]Neo4j[/]: {s['name']} {', '.join(s['versions'])} {s['edition']} "
-                  f"at {s['uri']}   [bold]peer[/]: engrava {report['peer_version']}   "
-                  f"[bold]embedder[/]: all-MiniLM-L6-v2 (384 d, CPU, torch threads "
-                  f"{report['torch_threads'] or 'default'})")
-    table = Table(title=f"Store benchmark (seed {report['seed']}, {report['queries']} timed "
-                        f"queries after {report['warmup']} warm-up, top_k=10)")
+        f"at end {m.get('loadavg_end')}"
+    )
+    console.print(
+        f"[bold]Neo4j[/]: {s['name']} {', '.join(s['versions'])} {s['edition']} "
+        f"at {s['uri']}   [bold]peer[/]: engrava {report['peer_version']}   "
+        f"[bold]embedder[/]: all-MiniLM-L6-v2 (384 d, CPU, torch threads "
+        f"{report['torch_threads'] or 'default'})"
+    )
+    table = Table(
+        title=f"Store benchmark (seed {report['seed']}, {report['queries']} timed "
+        f"queries after {report['warmup']} warm-up, top_k=10)"
+    )
     table.add_column("system")
     table.add_column("N", justify="right")
     table.add_column("ingest excl. emb\n(thoughts/s)", justify="right")
@@ -251,29 +289,43 @@ def render(report: dict[str, Any]) -> None:
             incl = _fmt(row["ingest_incl_tps"])
             if row["incl_n"] != row["n"]:
                 incl += " †"
-            table.add_row(row["system"], f"{row['n']:,}", _fmt(row["ingest_excl_tps"]), incl,
-                          _fmt(row["search_p50_ms"], 1), _fmt(row["search_p95_ms"], 1))
+            table.add_row(
+                row["system"],
+                f"{row['n']:,}",
+                _fmt(row["ingest_excl_tps"]),
+                incl,
+                _fmt(row["search_p50_ms"], 1),
+                _fmt(row["search_p95_ms"], 1),
+            )
         table.add_section()
     console.print(table)
     for size in report["sizes"]:
         n = size["n"]
-        line = (f"N={n:,}: embedding alone {size['embed_tps']:,.0f} thoughts/s "
-                f"({size['embed_s']:.1f} s, precomputed once, excluded from 'excl.'); "
-                f"query embedding p50 {size['query_embed_ms']['p50']:.1f} ms (excluded from "
-                f"search latency)")
+        line = (
+            f"N={n:,}: embedding alone {size['embed_tps']:,.0f} thoughts/s "
+            f"({size['embed_s']:.1f} s, precomputed once, excluded from 'excl.'); "
+            f"query embedding p50 {size['query_embed_ms']['p50']:.1f} ms (excluded from "
+            f"search latency)"
+        )
         notes.append(line)
         for row in size["systems"]:
             if row["incl_n"] != row["n"]:
-                notes.append(f"N={n:,} † {row['system']}: 'incl. emb' measured on the first "
-                             f"{row['incl_n']:,} thoughts (embedding dominates)")
-            notes.append(f"N={n:,} {row['system']}: stored {row['stored']:,}, vector arm "
-                         f"{row['vector_arm']}, search p99 {row['search_ms']['p99']:.1f} ms")
+                notes.append(
+                    f"N={n:,} † {row['system']}: 'incl. emb' measured on the first "
+                    f"{row['incl_n']:,} thoughts (embedding dominates)"
+                )
+            notes.append(
+                f"N={n:,} {row['system']}: stored {row['stored']:,}, vector arm "
+                f"{row['vector_arm']}, search p99 {row['search_ms']['p99']:.1f} ms"
+            )
         if size.get("overlap_at_10") is not None:
-            notes.append(f"N={n:,}: recall overlap@10 ours vs peer (mean Jaccard) "
-                         f"{size['overlap_at_10']:.3f} (median {size['overlap_median']:.3f}, "
-                         f"identical top-10 sets in {size['overlap_identical']:.0%} of queries); "
-                         f"vector-only (search_similar) overlap@10 "
-                         f"{size['similar_overlap_at_10']:.3f} on {size['similar_n']} queries")
+            notes.append(
+                f"N={n:,}: recall overlap@10 ours vs peer (mean Jaccard) "
+                f"{size['overlap_at_10']:.3f} (median {size['overlap_median']:.3f}, "
+                f"identical top-10 sets in {size['overlap_identical']:.0%} of queries); "
+                f"vector-only (search_similar) overlap@10 "
+                f"{size['similar_overlap_at_10']:.3f} on {size['similar_n']} queries"
+            )
     for line in notes:
         console.print("  " + line)
     console.print(f"Wall time: {report['wall_s']:.0f} s")
@@ -286,13 +338,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     provider.embed(["warm-up: load the model before anything is timed"])
     peer_prov = None if args.skip_peer else peer_provider()
     conn = resolve_connection()
-    report: dict[str, Any] = {"seed": args.seed, "queries": args.queries,
-                              "torch_threads": args.torch_threads,
-                              "warmup": args.warmup, "chunk_size": args.chunk_size,
-                              "machine": {**machine_info(), "loadavg_start": loadavg()},
-                              "sizes": []}
+    report: dict[str, Any] = {
+        "seed": args.seed,
+        "queries": args.queries,
+        "torch_threads": args.torch_threads,
+        "warmup": args.warmup,
+        "chunk_size": args.chunk_size,
+        "machine": {**machine_info(), "loadavg_start": loadavg()},
+        "sizes": [],
+    }
     try:
         import engrava
+
         report["peer_version"] = getattr(engrava, "__version__", "0.7.2")
     except ImportError:
         report["peer_version"] = None
@@ -310,24 +367,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for q in queries[: min(len(queries), 50)]:
                 with q_sw:
                     provider.embed([q])
-            size: dict[str, Any] = {"n": n, "incl_n": incl_n, "embed_s": embed_s,
-                                    "embed_tps": rate(n, embed_s),
-                                    "query_embed_ms": percentiles(q_sw.laps_ms), "systems": []}
+            size: dict[str, Any] = {
+                "n": n,
+                "incl_n": incl_n,
+                "embed_s": embed_s,
+                "embed_tps": rate(n, embed_s),
+                "query_embed_ms": percentiles(q_sw.laps_ms),
+                "systems": [],
+            }
             if peer_prov is not None:  # same model files, same vectors? (sanity)
                 peer_vecs = np.asarray(await peer_prov.embed_batch(texts[:64]), np.float32)
                 size["embedder_max_abs_diff"] = float(np.abs(peer_vecs - vectors[:64]).max())
 
             namespace = f"bench-{n}-s{args.seed}-{os.getpid()}"
-            store = Neo4jEngravaCore.from_uri(conn.uri, auth=(conn.user, conn.password),
-                                              database=conn.database, namespace=namespace,
-                                              embedding_provider=provider)
+            store = Neo4jEngravaCore.from_uri(
+                conn.uri,
+                auth=(conn.user, conn.password),
+                database=conn.database,
+                namespace=namespace,
+                embedding_provider=provider,
+            )
             try:
                 await store.ensure_schema()
                 if "server" not in report:
                     row = (await store.executor.read(cypher("hygiene/server_version")))[0]
                     report["server"] = {**row, "uri": conn.uri}
-                ours = await bench_ours(store, specs, vectors, incl_n, queries, qvecs,
-                                        args.warmup, args.chunk_size)
+                ours = await bench_ours(
+                    store, specs, vectors, incl_n, queries, qvecs, args.warmup, args.chunk_size
+                )
             finally:
                 t0 = time.perf_counter()
                 await store.delete_namespace()
@@ -338,18 +405,33 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if peer_prov is not None:
                 tmp = Path(tmp_root.name) / f"n{n}"
                 tmp.mkdir()
-                peer = await bench_peer(tmp, peer_prov, specs, vectors, incl_n, queries, qvecs,
-                                        args.warmup, args.chunk_size)
+                peer = await bench_peer(
+                    tmp,
+                    peer_prov,
+                    specs,
+                    vectors,
+                    incl_n,
+                    queries,
+                    qvecs,
+                    args.warmup,
+                    args.chunk_size,
+                )
                 size["systems"].append(peer)
-                overlaps = [jaccard(a, b) for a, b in zip(ours["ranked"], peer["ranked"],
-                                                          strict=True)]
+                overlaps = [
+                    jaccard(a, b) for a, b in zip(ours["ranked"], peer["ranked"], strict=True)
+                ]
                 size["overlap_at_10"] = float(np.mean(overlaps))
                 size["overlap_median"] = float(np.median(overlaps))
                 size["overlap_identical"] = float(np.mean([o == 1.0 for o in overlaps]))
                 size["similar_n"] = len(ours["similar"])
-                size["similar_overlap_at_10"] = float(np.mean(
-                    [jaccard(a, b) for a, b in zip(ours["similar"], peer["similar"],
-                                                   strict=True)]))
+                size["similar_overlap_at_10"] = float(
+                    np.mean(
+                        [
+                            jaccard(a, b)
+                            for a, b in zip(ours["similar"], peer["similar"], strict=True)
+                        ]
+                    )
+                )
                 for f in tmp.iterdir():
                     f.unlink()
             report["sizes"].append(size)
@@ -362,18 +444,35 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000],
-                        help="corpus sizes N (default: 10000 100000)")
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[10_000, 100_000],
+        help="corpus sizes N (default: 10000 100000)",
+    )
     parser.add_argument("--queries", type=int, default=200, help="timed queries per size")
     parser.add_argument("--warmup", type=int, default=5, help="warm-up queries (not timed)")
     parser.add_argument("--seed", type=int, default=0, help="corpus/query seed")
-    parser.add_argument("--chunk-size", type=int, default=5_000,
-                        help="thoughts per bulk_store call (one transaction each)")
-    parser.add_argument("--incl-max", type=int, default=10_000,
-                        help="measure 'incl. emb' ingest on at most this many thoughts")
-    parser.add_argument("--torch-threads", type=int, default=1,
-                        help="torch intra-op threads for the embedder, both systems (0 = torch's "
-                             "default). 1 is steadier when Neo4j shares a small machine")
+    parser.add_argument(
+        "--chunk-size",
+        type=int,
+        default=5_000,
+        help="thoughts per bulk_store call (one transaction each)",
+    )
+    parser.add_argument(
+        "--incl-max",
+        type=int,
+        default=10_000,
+        help="measure 'incl. emb' ingest on at most this many thoughts",
+    )
+    parser.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        help="torch intra-op threads for the embedder, both systems (0 = torch's "
+        "default). 1 is steadier when Neo4j shares a small machine",
+    )
     parser.add_argument("--skip-peer", action="store_true", help="benchmark only our store")
     parser.add_argument("--json", type=Path, help="write the full report here")
     args = parser.parse_args(argv)

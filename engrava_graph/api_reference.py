@@ -15,6 +15,9 @@ import engrava_graph
 def modules() -> list[str]:
     """``["engrava_graph", "engrava_graph.client", ...]``: the package, then its public
     top-level modules and subpackages, sorted (names starting with ``_`` are private)."""
-    children = sorted(f"engrava_graph.{m.name}" for m in pkgutil.iter_modules(engrava_graph.__path__)
-                      if not m.name.startswith("_"))
+    children = sorted(
+        f"engrava_graph.{m.name}"
+        for m in pkgutil.iter_modules(engrava_graph.__path__)
+        if not m.name.startswith("_")
+    )
     return ["engrava_graph", *children]

@@ -29,8 +29,9 @@ def assets_dir() -> Path:
 def guide_html(port: int) -> bytes:
     """The guide, its ``:style`` command pointing at an asset server on ``port``."""
     text = (assets_dir() / GUIDE_FILE).read_text(encoding="utf-8")
-    return text.replace(browser_commands(DEFAULT_PORT)["style"],
-                        browser_commands(port)["style"]).encode("utf-8")
+    return text.replace(
+        browser_commands(DEFAULT_PORT)["style"], browser_commands(port)["style"]
+    ).encode("utf-8")
 
 
 class _AssetHandler(SimpleHTTPRequestHandler):
@@ -46,8 +47,10 @@ class _AssetHandler(SimpleHTTPRequestHandler):
         """Answer a CORS preflight: 204, any origin, GET/HEAD, the headers asked for."""
         self.send_response(204)
         self.send_header("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-        self.send_header("Access-Control-Allow-Headers",
-                         self.headers.get("Access-Control-Request-Headers") or "*")
+        self.send_header(
+            "Access-Control-Allow-Headers",
+            self.headers.get("Access-Control-Request-Headers") or "*",
+        )
         self.send_header("Access-Control-Max-Age", "600")
         self.send_header("Content-Length", "0")
         self.end_headers()

@@ -55,10 +55,16 @@ from engrava_graph.model.temporal import UtcDateTime
 if TYPE_CHECKING:
     from engrava_graph.core import Neo4jEngravaCore
 
-Q = {name: cypher(name) for name in (
-    "conversations/state", "conversations/lock", "conversations/advance", "thoughts/create",
-    "edges/bulk_create",
-)}
+Q = {
+    name: cypher(name)
+    for name in (
+        "conversations/state",
+        "conversations/lock",
+        "conversations/advance",
+        "thoughts/create",
+        "edges/bulk_create",
+    )
+}
 MAX_MESSAGES = 10_000
 """Most messages one ``add_messages`` call takes (one transaction)."""
 _BATCH = 500  # rows per UNWIND statement
@@ -73,7 +79,7 @@ def clip(text: str, limit: int = ESSENCE_CHARS) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    return text[:limit - 1].rsplit(" ", 1)[0] + "…"
+    return text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
 class Message(BoundedModel):
@@ -189,8 +195,9 @@ def generated_message_id(position: int, hash_hex: str) -> str:
     return f"#{position}-{hash_hex[:16]}"
 
 
-def validate_messages(conversation_id: object,
-                      messages: Sequence[Message | Mapping[str, Any]]) -> list[Message]:
+def validate_messages(
+    conversation_id: object, messages: Sequence[Message | Mapping[str, Any]]
+) -> list[Message]:
     """Check the arguments of ``add_messages``.
 
     Returns:
@@ -200,30 +207,45 @@ def validate_messages(conversation_id: object,
         ValidationFailedError: a blank or over-long (256) conversation id, more than
             :data:`MAX_MESSAGES` messages, or an invalid message (its index in ``loc``).
     """
-    if not isinstance(conversation_id, str) or not 1 <= len(conversation_id) <= 256 or (
-            not conversation_id.strip()):
+    if (
+        not isinstance(conversation_id, str)
+        or not 1 <= len(conversation_id) <= 256
+        or (not conversation_id.strip())
+    ):
         raise ValidationFailedError(
             "conversation_id must be a non-blank string of 1-256 characters",
-            errors=[{"loc": ("conversation_id",), "msg": "invalid conversation id",
-                     "type": "value_error"}])
+            errors=[
+                {
+                    "loc": ("conversation_id",),
+                    "msg": "invalid conversation id",
+                    "type": "value_error",
+                }
+            ],
+        )
     if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Sequence):
         raise ValidationFailedError("messages must be a list of messages")
     if len(messages) > MAX_MESSAGES:
         raise ValidationFailedError(
-            f"at most {MAX_MESSAGES} messages per call, got {len(messages)}; send them in parts")
+            f"at most {MAX_MESSAGES} messages per call, got {len(messages)}; send them in parts"
+        )
     parsed: list[Message] = []
     for index, item in enumerate(messages):
         try:
             parsed.append(item if isinstance(item, Message) else Message.model_validate(item))
         except ValidationError as exc:
-            errors = [{**e, "loc": ("messages", index, *e["loc"])}
-                      for e in exc.errors(include_url=False)]
+            errors = [
+                {**e, "loc": ("messages", index, *e["loc"])} for e in exc.errors(include_url=False)
+            ]
             raise ValidationFailedError(f"messages[{index}]: {exc}", errors=errors) from exc
     return parsed
 
 
-def place(conversation_id: str, messages: Sequence[Message], stored: Sequence[StoredRow],
-          next_position: int) -> list[Placement]:
+def place(
+    conversation_id: str,
+    messages: Sequence[Message],
+    stored: Sequence[StoredRow],
+    next_position: int,
+) -> list[Placement]:
     """Decide, without I/O, which messages are re-sends and which positions the new ones get.
 
     A message with an id is a re-send when the conversation holds that id. Otherwise the batch
@@ -266,18 +288,23 @@ def place(conversation_id: str, messages: Sequence[Message], stored: Sequence[St
         if given is not None and given in batch_ids:
             earlier_hash, earlier = batch_ids[given]
             if earlier_hash != hashes[i]:
-                raise MessageConflictError(conversation_id=conversation_id, message_id=given,
-                                           position=earlier.position)
+                raise MessageConflictError(
+                    conversation_id=conversation_id, message_id=given, position=earlier.position
+                )
             placements.append(Placement(earlier.position, given, earlier.existing or "(batch)"))
             continue
         if row is not None:
             if row.content_hash != hashes[i]:
-                raise MessageConflictError(conversation_id=conversation_id,
-                                           message_id=row.message_id, position=row.position)
+                raise MessageConflictError(
+                    conversation_id=conversation_id,
+                    message_id=row.message_id,
+                    position=row.position,
+                )
             placement = Placement(row.position, row.message_id, row.thought_id)
         else:
-            placement = Placement(position, given or generated_message_id(position, hashes[i]),
-                                  None)
+            placement = Placement(
+                position, given or generated_message_id(position, hashes[i]), None
+            )
             position += 1
         placements.append(placement)
         if given is not None:
@@ -290,20 +317,34 @@ class _Moved(Exception):
     changed the conversation in between): place and embed again."""
 
 
-async def _state(run: Any, namespace: str, conversation_id: str, conversation_tid: str,
-                 messages: list[Message]) -> tuple[bool, list[StoredRow], int]:
+async def _state(
+    run: Any, namespace: str, conversation_id: str, conversation_tid: str, messages: list[Message]
+) -> tuple[bool, list[StoredRow], int]:
     """``(conversation thought exists, stored rows matching the batch, next position)``."""
-    state = (await run(Q["conversations/state"], namespace=namespace,
-                       conversation_id=conversation_id, conversation_thought_id=conversation_tid,
-                       message_ids=[m.message_id for m in messages if m.message_id is not None],
-                       content_hashes=[content_hash(m.text) for m in messages]))[0]
-    return (bool(state["exists"]), [StoredRow(**row) for row in state["matches"]],
-            int(state["next_position"]))
+    state = (
+        await run(
+            Q["conversations/state"],
+            namespace=namespace,
+            conversation_id=conversation_id,
+            conversation_thought_id=conversation_tid,
+            message_ids=[m.message_id for m in messages if m.message_id is not None],
+            content_hashes=[content_hash(m.text) for m in messages],
+        )
+    )[0]
+    return (
+        bool(state["exists"]),
+        [StoredRow(**row) for row in state["matches"]],
+        int(state["next_position"]),
+    )
 
 
-async def add_messages(store: Neo4jEngravaCore, conversation_id: str,
-                       messages: Sequence[Message | Mapping[str, Any]], *,
-                       source: str = "conversation") -> list[StoredMessage]:
+async def add_messages(
+    store: Neo4jEngravaCore,
+    conversation_id: str,
+    messages: Sequence[Message | Mapping[str, Any]],
+    *,
+    source: str = "conversation",
+) -> list[StoredMessage]:
     """Store a conversation's messages (see the module docstring for the graph it builds).
 
     The batch is placed once to find the new messages, which are embedded in one batched
@@ -337,36 +378,63 @@ async def add_messages(store: Neo4jEngravaCore, conversation_id: str,
     vectors: dict[str, list[float] | None] = {}
     for _ in range(_ATTEMPTS):
         exists, stored, next_position = await _state(
-            store.executor.read, namespace, conversation_id, conversation_tid, parsed)
+            store.executor.read, namespace, conversation_id, conversation_tid, parsed
+        )
         placements = place(conversation_id, parsed, stored, next_position)
-        texts = sorted({m.text for m, p in zip(parsed, placements, strict=True)
-                        if p.existing is None} - set(vectors))
+        texts = sorted(
+            {m.text for m, p in zip(parsed, placements, strict=True) if p.existing is None}
+            - set(vectors)
+        )
         if texts:
-            records = [ThoughtRecord(thought_type=ThoughtType.OBSERVATION, essence=clip(t),
-                                     content=t, source=source) for t in texts]
+            records = [
+                ThoughtRecord(
+                    thought_type=ThoughtType.OBSERVATION, essence=clip(t), content=t, source=source
+                )
+                for t in texts
+            ]
             vectors.update(zip(texts, await store._vectors_for(records, None), strict=True))
         try:
-            return await _write(store, conversation_id, conversation_tid, parsed, vectors,
-                                None if exists else source, source)
+            return await _write(
+                store,
+                conversation_id,
+                conversation_tid,
+                parsed,
+                vectors,
+                None if exists else source,
+                source,
+            )
         except (_Moved, ConstraintError):
             continue
     raise StaleDataError(conversation_tid)
 
 
-async def _write(store: Neo4jEngravaCore, conversation_id: str, conversation_tid: str,
-                 messages: list[Message], vectors: Mapping[str, list[float] | None],
-                 create_note: str | None, source: str) -> list[StoredMessage]:
+async def _write(
+    store: Neo4jEngravaCore,
+    conversation_id: str,
+    conversation_tid: str,
+    messages: list[Message],
+    vectors: Mapping[str, list[float] | None],
+    create_note: str | None,
+    source: str,
+) -> list[StoredMessage]:
     """One transaction: lock the conversation, place the batch, write what is new."""
     namespace = store.namespace
     now = store._clock()
     note_rows = []
     if create_note is not None:
         first = next((m.timestamp for m in messages if m.timestamp is not None), None)
-        note = store._stamp(ThoughtRecord(
-            thought_id=conversation_tid, thought_type=ThoughtType.NOTE,
-            essence=clip(f"Conversation {conversation_id}"),
-            content=f"Conversation {conversation_id}", source=source, valid_from=first),
-            now, None)
+        note = store._stamp(
+            ThoughtRecord(
+                thought_id=conversation_tid,
+                thought_type=ThoughtType.NOTE,
+                essence=clip(f"Conversation {conversation_id}"),
+                content=f"Conversation {conversation_id}",
+                source=source,
+                valid_from=first,
+            ),
+            now,
+            None,
+        )
         note_row = store._row(note, None)
         note_row["entities"] = []
         note_row["props"].update(conversation_id=conversation_id, next_position=0)
@@ -375,42 +443,94 @@ async def _write(store: Neo4jEngravaCore, conversation_id: str, conversation_tid
     async def work(tx: Any) -> tuple[list[Placement], list[ThoughtRecord]]:
         await store._register_in(tx)
         if note_rows:
-            await run_in(tx, Q["thoughts/create"], namespace=namespace,
-                         ns_token=store._ns_token, rows=note_rows)
-        await run_in(tx, Q["conversations/lock"], namespace=namespace,
-                     thought_id=conversation_tid, now=now)
+            await run_in(
+                tx,
+                Q["thoughts/create"],
+                namespace=namespace,
+                ns_token=store._ns_token,
+                rows=note_rows,
+            )
+        await run_in(
+            tx, Q["conversations/lock"], namespace=namespace, thought_id=conversation_tid, now=now
+        )
         _, stored, next_position = await _state(
-            lambda stmt, **params: run_in(tx, stmt, **params), namespace, conversation_id,
-            conversation_tid, messages)
+            lambda stmt, **params: run_in(tx, stmt, **params),
+            namespace,
+            conversation_id,
+            conversation_tid,
+            messages,
+        )
         placements = place(conversation_id, messages, stored, next_position)
         new = [(m, p) for m, p in zip(messages, placements, strict=True) if p.existing is None]
         if any(m.text not in vectors for m, _ in new):
             raise _Moved
-        records = [store._stamp(ThoughtRecord(
-            thought_id=message_thought_id(namespace, conversation_id, p.message_id),
-            thought_type=ThoughtType.OBSERVATION, essence=clip(m.text), content=m.text,
-            source=source, valid_from=m.timestamp, metadata=m.metadata), now, None)
-            for m, p in new]
+        records = [
+            store._stamp(
+                ThoughtRecord(
+                    thought_id=message_thought_id(namespace, conversation_id, p.message_id),
+                    thought_type=ThoughtType.OBSERVATION,
+                    essence=clip(m.text),
+                    content=m.text,
+                    source=source,
+                    valid_from=m.timestamp,
+                    metadata=m.metadata,
+                ),
+                now,
+                None,
+            )
+            for m, p in new
+        ]
         rows = []
         for record, (message, placement) in zip(records, new, strict=True):
             row = store._row(record, vectors[message.text])
-            row["props"].update({k: v for k, v in {
-                "conversation_id": conversation_id, "position": placement.position,
-                "speaker": message.voice, "role": message.role,
-                "message_id": placement.message_id}.items() if v is not None})
+            row["props"].update(
+                {
+                    k: v
+                    for k, v in {
+                        "conversation_id": conversation_id,
+                        "position": placement.position,
+                        "speaker": message.voice,
+                        "role": message.role,
+                        "message_id": placement.message_id,
+                    }.items()
+                    if v is not None
+                }
+            )
             rows.append(row)
-        edges = [{"edge_type": EdgeType.MESSAGE_OF.value, "props": record_properties(EdgeRecord(
-            edge_id=f"MESSAGE_OF:{r.thought_id}", from_thought_id=r.thought_id,
-            to_thought_id=conversation_tid, edge_type=EdgeType.MESSAGE_OF, created_at=now))}
-            for r in records]
+        edges = [
+            {
+                "edge_type": EdgeType.MESSAGE_OF.value,
+                "props": record_properties(
+                    EdgeRecord(
+                        edge_id=f"MESSAGE_OF:{r.thought_id}",
+                        from_thought_id=r.thought_id,
+                        to_thought_id=conversation_tid,
+                        edge_type=EdgeType.MESSAGE_OF,
+                        created_at=now,
+                    )
+                ),
+            }
+            for r in records
+        ]
         for start in range(0, len(rows), _BATCH):
-            await run_in(tx, Q["thoughts/create"], namespace=namespace,
-                         ns_token=store._ns_token, rows=rows[start:start + _BATCH])
-            await run_in(tx, Q["edges/bulk_create"], namespace=namespace,
-                         rows=edges[start:start + _BATCH])
+            await run_in(
+                tx,
+                Q["thoughts/create"],
+                namespace=namespace,
+                ns_token=store._ns_token,
+                rows=rows[start : start + _BATCH],
+            )
+            await run_in(
+                tx, Q["edges/bulk_create"], namespace=namespace, rows=edges[start : start + _BATCH]
+            )
         if records:
-            await run_in(tx, Q["conversations/advance"], namespace=namespace,
-                         thought_id=conversation_tid, next_position=next_position + len(records))
+            await run_in(
+                tx,
+                Q["conversations/advance"],
+                namespace=namespace,
+                thought_id=conversation_tid,
+                next_position=next_position + len(records),
+            )
         return placements, records
 
     placements, records = await store.executor.transaction(work)
@@ -420,8 +540,14 @@ async def _write(store: Neo4jEngravaCore, conversation_id: str, conversation_tid
     fetched = await store.get_thoughts(existing_ids) if existing_ids else {}
     out = []
     for message, placement, tid in zip(messages, placements, tids, strict=True):
-        out.append(StoredMessage(
-            thought=created.get(tid) or fetched[tid], conversation_id=conversation_id,
-            position=placement.position, speaker=message.voice, message_id=placement.message_id,
-            created=placement.existing is None))
+        out.append(
+            StoredMessage(
+                thought=created.get(tid) or fetched[tid],
+                conversation_id=conversation_id,
+                position=placement.position,
+                speaker=message.voice,
+                message_id=placement.message_id,
+                created=placement.existing is None,
+            )
+        )
     return out

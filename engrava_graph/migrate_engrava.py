@@ -137,8 +137,9 @@ def _mapped(model: type[BaseModel], data: dict[str, Any], what: str, errors: lis
         return None
 
 
-async def _read_thoughts(source: ReadOnlyEngrava, total: int, snapshot: EngravaSnapshot,
-                         errors: list[str]) -> None:
+async def _read_thoughts(
+    source: ReadOnlyEngrava, total: int, snapshot: EngravaSnapshot, errors: list[str]
+) -> None:
     models: set[str] = set()
     dimensions: set[int] = set()
     for offset in range(0, total, _PAGE_SIZE):
@@ -154,12 +155,15 @@ async def _read_thoughts(source: ReadOnlyEngrava, total: int, snapshot: EngravaS
             embedding = await source.get_embedding(peer.thought_id)
             if embedding is not None:
                 snapshot.embeddings[peer.thought_id] = np.frombuffer(
-                    embedding.vector_blob, dtype=np.float32)
+                    embedding.vector_blob, dtype=np.float32
+                )
                 models.add(embedding.model_name)
                 dimensions.add(embedding.dimension)
     if len(models) > 1 or len(dimensions) > 1:
-        errors.append(f"embeddings come from several models {sorted(models)} / dimensions "
-                      f"{sorted(dimensions)}; re-embed the file with one model first")
+        errors.append(
+            f"embeddings come from several models {sorted(models)} / dimensions "
+            f"{sorted(dimensions)}; re-embed the file with one model first"
+        )
     snapshot.embedding_model = next(iter(models), None)
     snapshot.dimensions = next(iter(dimensions), None)
 
@@ -180,8 +184,9 @@ async def read_engrava(path: str | Path) -> EngravaSnapshot:
     try:
         from engrava import EngravaError
     except ImportError as exc:
-        raise MigrationError("reading an engrava file needs the engrava package: "
-                             "pip install engrava") from exc
+        raise MigrationError(
+            "reading an engrava file needs the engrava package: pip install engrava"
+        ) from exc
     path = Path(path)
     if not path.is_file():
         raise MigrationError(f"{path} does not exist or is not a file")
@@ -192,8 +197,9 @@ async def read_engrava(path: str | Path) -> EngravaSnapshot:
             metrics = await source.metrics()
             await _read_thoughts(source, metrics.thoughts.total, snapshot, errors)
             for peer in await source.list_edges(limit=max(metrics.edges.total, 1)):
-                edge = _mapped(EdgeRecord, peer.model_dump(mode="json"),
-                               f"edge {peer.edge_id!r}", errors)
+                edge = _mapped(
+                    EdgeRecord, peer.model_dump(mode="json"), f"edge {peer.edge_id!r}", errors
+                )
                 if edge is not None:
                     snapshot.edges.append(edge)
             total_thoughts, total_edges = metrics.thoughts.total, metrics.edges.total
@@ -203,39 +209,53 @@ async def read_engrava(path: str | Path) -> EngravaSnapshot:
         ) from exc
     if errors:
         shown = "; ".join(errors[:_ERRORS_SHOWN])
-        raise MigrationError(f"{len(errors)} record(s) of {path} cannot be imported: {shown}"
-                             + (" ..." if len(errors) > _ERRORS_SHOWN else ""))
+        raise MigrationError(
+            f"{len(errors)} record(s) of {path} cannot be imported: {shown}"
+            + (" ..." if len(errors) > _ERRORS_SHOWN else "")
+        )
     read = (len({t.thought_id for t in snapshot.thoughts}), len(snapshot.edges))
     if read != (total_thoughts, total_edges):
-        raise MigrationError(f"{path} changed while it was read ({read[0]}/{total_thoughts} "
-                             f"thoughts, {read[1]}/{total_edges} edges); stop its writers and "
-                             f"run the import again")
+        raise MigrationError(
+            f"{path} changed while it was read ({read[0]}/{total_thoughts} "
+            f"thoughts, {read[1]}/{total_edges} edges); stop its writers and "
+            f"run the import again"
+        )
     return snapshot
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-async def _present(store: Neo4jEngravaCore, thought_ids: Sequence[str],
-                   edge_ids: Sequence[str], chunk_size: int) -> tuple[set[str], set[str], set[str]]:
+async def _present(
+    store: Neo4jEngravaCore, thought_ids: Sequence[str], edge_ids: Sequence[str], chunk_size: int
+) -> tuple[set[str], set[str], set[str]]:
     """The given ids found in the store's namespace: thoughts, embedded thoughts, edges."""
     thoughts: set[str] = set()
     embedded: set[str] = set()
     edges: set[str] = set()
     for i in range(0, max(len(thought_ids), len(edge_ids)), chunk_size):
-        row = (await store.executor.read(
-            _PRESENT, namespace=store.namespace, thought_ids=list(thought_ids[i:i + chunk_size]),
-            edge_ids=list(edge_ids[i:i + chunk_size])))[0]
+        row = (
+            await store.executor.read(
+                _PRESENT,
+                namespace=store.namespace,
+                thought_ids=list(thought_ids[i : i + chunk_size]),
+                edge_ids=list(edge_ids[i : i + chunk_size]),
+            )
+        )[0]
         thoughts.update(row["thought_ids"])
         embedded.update(row["embedded_ids"])
         edges.update(row["edge_ids"])
     return thoughts, embedded, edges
 
 
-async def import_snapshot(store: Neo4jEngravaCore, snapshot: EngravaSnapshot, *,
-                          re_embed: bool = False,
-                          chunk_size: int = DEFAULT_CHUNK_SIZE) -> ImportReport:
+async def import_snapshot(
+    store: Neo4jEngravaCore,
+    snapshot: EngravaSnapshot,
+    *,
+    re_embed: bool = False,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> ImportReport:
     """Write a snapshot's records into ``store``'s namespace, then check the counts.
 
     Args:
@@ -260,30 +280,42 @@ async def import_snapshot(store: Neo4jEngravaCore, snapshot: EngravaSnapshot, *,
             f"{snapshot.path} holds {snapshot.dimensions}-dimension embeddings "
             f"({snapshot.embedding_model}) but the store's vector index has "
             f"{store.vector_dimensions}; re-embed them (re_embed) or use a database whose index "
-            f"has {snapshot.dimensions} dimensions")
+            f"has {snapshot.dimensions} dimensions"
+        )
     thought_ids = [t.thought_id for t in snapshot.thoughts]
     edge_ids = [e.edge_id for e in snapshot.edges]
     had, _, had_edges = await _present(store, thought_ids, edge_ids, chunk_size)
     thoughts = [t for t in snapshot.thoughts if t.thought_id not in had]
     edges = [e for e in snapshot.edges if e.edge_id not in had_edges]
     for chunk in _chunks(thoughts, chunk_size):
-        vectors = None if re_embed else [
-            None if (v := snapshot.embeddings.get(t.thought_id)) is None else v.tolist()
-            for t in chunk]
+        vectors = (
+            None
+            if re_embed
+            else [
+                None if (v := snapshot.embeddings.get(t.thought_id)) is None else v.tolist()
+                for t in chunk
+            ]
+        )
         await store.bulk_store(chunk, embeddings=vectors, batch_size=chunk_size)
     for chunk in _chunks(edges, chunk_size):
         await store.bulk_create_edges(chunk, batch_size=chunk_size)
     found, embedded, found_edges = await _present(store, thought_ids, edge_ids, chunk_size)
     counts = snapshot.counts
-    written_embeddings = (len(thoughts) if re_embed
-                          else sum(t.thought_id in snapshot.embeddings for t in thoughts))
+    written_embeddings = (
+        len(thoughts) if re_embed else sum(t.thought_id in snapshot.embeddings for t in thoughts)
+    )
     return ImportReport(
         namespace=store.namespace,
-        expected=Counts(counts.thoughts, counts.thoughts if re_embed else counts.embeddings,
-                        counts.edges),
+        expected=Counts(
+            counts.thoughts, counts.thoughts if re_embed else counts.embeddings, counts.edges
+        ),
         written=Counts(len(thoughts), written_embeddings, len(edges)),
         skipped=Counts(len(had), sum(t in snapshot.embeddings for t in had), len(had_edges)),
         found=Counts(len(found), len(embedded), len(found_edges)),
-        embedding_model=(getattr(store.embedding_provider, "model_name", None) if re_embed
-                         else snapshot.embedding_model),
-        dropped=dict(snapshot.dropped))
+        embedding_model=(
+            getattr(store.embedding_provider, "model_name", None)
+            if re_embed
+            else snapshot.embedding_model
+        ),
+        dropped=dict(snapshot.dropped),
+    )

@@ -18,8 +18,11 @@ from engrava_graph.store.modes import is_write
 
 
 def _public_coroutine_methods(cls: type) -> dict[str, Callable[..., Any]]:
-    return {name: member for name, member in inspect.getmembers(cls, inspect.iscoroutinefunction)
-            if not name.startswith("_")}
+    return {
+        name: member
+        for name, member in inspect.getmembers(cls, inspect.iscoroutinefunction)
+        if not name.startswith("_")
+    }
 
 
 _METHODS = _public_coroutine_methods(Neo4jEngravaCore)
@@ -47,8 +50,10 @@ class ReadOnlyEngrava:
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name in WRITE_METHODS:
+
             async def refuse(*_: Any, **__: Any) -> Any:
                 raise ReadOnlyViolationError(name)
+
             return refuse
         if name not in READ_METHODS:
             raise AttributeError(f"ReadOnlyEngrava has no method {name!r}")

@@ -67,14 +67,28 @@ class ThoughtCreate(ThoughtRecord):
 
     def record(self) -> ThoughtRecord:
         """The thought itself, without the creation options."""
-        return ThoughtRecord.model_validate(self.model_dump(
-            exclude={"deduplicate", "expires_after_seconds", "embedding"}))
+        return ThoughtRecord.model_validate(
+            self.model_dump(exclude={"deduplicate", "expires_after_seconds", "embedding"})
+        )
 
 
 PATCHABLE_FIELDS = (
-    "thought_type", "essence", "content", "priority", "lifecycle_status", "updated_cycle",
-    "source", "confidence", "source_type", "visibility", "expires_at", "valid_from",
-    "valid_until", "metadata", "tags", "pinned",
+    "thought_type",
+    "essence",
+    "content",
+    "priority",
+    "lifecycle_status",
+    "updated_cycle",
+    "source",
+    "confidence",
+    "source_type",
+    "visibility",
+    "expires_at",
+    "valid_from",
+    "valid_until",
+    "metadata",
+    "tags",
+    "pinned",
 )
 """The fields ``PATCH /v1/thoughts/{id}`` may change (ids, creation stamps and telemetry are
 the store's)."""
@@ -90,9 +104,11 @@ def _optional(name: str) -> tuple[Any, Any]:
 ThoughtPatch = create_model(  # type: ignore[call-overload]
     "ThoughtPatch",
     __base__=BoundedModel,
-    __doc__=("``PATCH /v1/thoughts/{id}``: the fields to change (omitted = unchanged; null "
-             "clears a nullable field). A ``lifecycle_status`` change must be a legal step of "
-             "the lifecycle (else 409)."),
+    __doc__=(
+        "``PATCH /v1/thoughts/{id}``: the fields to change (omitted = unchanged; null "
+        "clears a nullable field). A ``lifecycle_status`` change must be a legal step of "
+        "the lifecycle (else 409)."
+    ),
     **{name: _optional(name) for name in PATCHABLE_FIELDS},
 )
 
@@ -145,10 +161,18 @@ class BulkResult(BaseModel):
 
 _MESSAGES_EXAMPLE = {
     "messages": [
-        {"speaker": "Caroline", "content": "I went to the LGBTQ support group yesterday.",
-         "timestamp": "2023-05-08T13:56:00Z", "message_id": "D1:3"},
-        {"speaker": "Melanie", "content": "That's great! How did it go?",
-         "timestamp": "2023-05-08T13:57:00Z", "message_id": "D1:4"},
+        {
+            "speaker": "Caroline",
+            "content": "I went to the LGBTQ support group yesterday.",
+            "timestamp": "2023-05-08T13:56:00Z",
+            "message_id": "D1:3",
+        },
+        {
+            "speaker": "Melanie",
+            "content": "That's great! How did it go?",
+            "timestamp": "2023-05-08T13:57:00Z",
+            "message_id": "D1:4",
+        },
     ],
 }
 
@@ -196,17 +220,33 @@ class MessagesResult(BaseModel):
         messages: one entry per message sent, in input order.
     """
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "conversation_id": "session_1",
-        "conversation_thought_id": "0c5cbd55-5ad4-5a7e-8b0b-0f1f3c5e2a11",
-        "created": 2,
-        "messages": [
-            {"thought_id": "5b8f3a43-1d0e-5f0c-9a39-2d4a7b7f1c01", "position": 0,
-             "speaker": "Caroline", "message_id": "D1:3", "created": True},
-            {"thought_id": "9e2a6c1d-7b44-5e61-8f0a-6c3d2b1a0f02", "position": 1,
-             "speaker": "Melanie", "message_id": "D1:4", "created": True},
-        ],
-    }]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "conversation_id": "session_1",
+                    "conversation_thought_id": "0c5cbd55-5ad4-5a7e-8b0b-0f1f3c5e2a11",
+                    "created": 2,
+                    "messages": [
+                        {
+                            "thought_id": "5b8f3a43-1d0e-5f0c-9a39-2d4a7b7f1c01",
+                            "position": 0,
+                            "speaker": "Caroline",
+                            "message_id": "D1:3",
+                            "created": True,
+                        },
+                        {
+                            "thought_id": "9e2a6c1d-7b44-5e61-8f0a-6c3d2b1a0f02",
+                            "position": 1,
+                            "speaker": "Melanie",
+                            "message_id": "D1:4",
+                            "created": True,
+                        },
+                    ],
+                }
+            ]
+        }
+    )
 
     conversation_id: str
     conversation_thought_id: str
@@ -282,12 +322,16 @@ class ErrorBody(BaseModel):
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorBody, "description": description} for status, description in (
+    status: {"model": ErrorBody, "description": description}
+    for status, description in (
         (401, "missing or unknown API key"),
         (403, "the key may not use this namespace, or is read-only and the request writes"),
         (404, "unknown namespace, thought, edge or job"),
-        (409, "duplicate id or edge, an illegal lifecycle transition, or a message id re-sent "
-              "with other content"),
+        (
+            409,
+            "duplicate id or edge, an illegal lifecycle transition, or a message id re-sent "
+            "with other content",
+        ),
         (413, "request body too large"),
         (422, "invalid request: the field and the reason are in the body"),
         (503, "Neo4j unreachable: retry after the Retry-After header's seconds"),

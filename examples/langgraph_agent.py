@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -27,7 +27,6 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemM
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.store.base import BaseStore
-from typing_extensions import Annotated
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
@@ -82,28 +81,41 @@ def build_agent(model: BaseChatModel, user_id: str) -> Any:
 
 def scripted_model(turns: int) -> BaseChatModel:
     """A fake chat model (langchain-core) that answers each turn with a fixed line."""
-    return GenericFakeChatModel(messages=iter(
-        [AIMessage(f"(scripted answer {i + 1}: pass a real chat model to build_agent)")
-         for i in range(turns)]))
+    return GenericFakeChatModel(
+        messages=iter(
+            [
+                AIMessage(f"(scripted answer {i + 1}: pass a real chat model to build_agent)")
+                for i in range(turns)
+            ]
+        )
+    )
 
 
-async def chat(store: Neo4jEngravaCore, model: BaseChatModel, user_id: str,
-               messages: list[str]) -> list[State]:
+async def chat(
+    store: Neo4jEngravaCore, model: BaseChatModel, user_id: str, messages: list[str]
+) -> list[State]:
     """Run one turn per message; the final state of each turn."""
     agent = build_agent(model, user_id).compile(store=EngravaStore(store))
-    return [await agent.ainvoke({"messages": [HumanMessage(text)], "memories": ""})
-            for text in messages]
+    return [
+        await agent.ainvoke({"messages": [HumanMessage(text)], "memories": ""}) for text in messages
+    ]
 
 
 async def main(messages: list[str]) -> None:
     """Talk to the agent on the resolved Neo4j, in the ``langgraph-example`` namespace."""
     info = resolve_connection(start_local=False)
-    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                         database=info.database, namespace=NAMESPACE,
-                                         embedding_provider=SentenceTransformerProvider()
-                                         ) as store:
-        for text, state in zip(messages, await chat(store, scripted_model(len(messages)),
-                                                    "example-user", messages), strict=True):
+    async with Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=NAMESPACE,
+        embedding_provider=SentenceTransformerProvider(),
+    ) as store:
+        for text, state in zip(
+            messages,
+            await chat(store, scripted_model(len(messages)), "example-user", messages),
+            strict=True,
+        ):
             print(f"> {text}\n{state['memories']}\n< {state['messages'][-1].content}\n")
 
 

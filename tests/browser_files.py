@@ -15,9 +15,20 @@ from engrava_graph.graph.registry import cypher_root
 _RULE = re.compile(r"\s*([a-z]+(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*\{((?:[^{}']|'[^']*')*)\}\s*")
 _PARAM = re.compile(r"^:param\s+([A-Za-z_][A-Za-z0-9_]*)\s*=>\s*'([^']*)'$")
 PARAM_USE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-GRASS_PROPERTIES = frozenset({
-    "diameter", "color", "border-color", "border-width", "text-color-internal",
-    "text-color-external", "font-size", "caption", "shaft-width", "padding"})
+GRASS_PROPERTIES = frozenset(
+    {
+        "diameter",
+        "color",
+        "border-color",
+        "border-width",
+        "text-color-internal",
+        "text-color-external",
+        "font-size",
+        "caption",
+        "shaft-width",
+        "padding",
+    }
+)
 
 
 def parse_grass(text: str) -> dict[str, dict[str, str]]:
@@ -36,7 +47,7 @@ def parse_grass(text: str) -> dict[str, dict[str, str]]:
     while pos < len(text):
         match = _RULE.match(text, pos)
         if match is None:
-            raise ValueError(f"GraSS syntax error at {pos}: {text[pos:pos + 40]!r}")
+            raise ValueError(f"GraSS syntax error at {pos}: {text[pos : pos + 40]!r}")
         selector, body = match.groups()
         if selector.split(".")[0] not in ("node", "relationship") or selector in rules:
             raise ValueError(f"bad or repeated selector {selector!r}")

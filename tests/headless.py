@@ -9,8 +9,14 @@ from pathlib import Path
 
 import pytest
 
-_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1200, "height": 900}
 TIMEOUT_MS = 60_000
 
@@ -43,8 +49,9 @@ async def render_graph_page(page: Path, png: Path) -> str:
     Raises:
         playwright.async_api.TimeoutError: nothing was drawn within a minute.
     """
-    playwright = pytest.importorskip("playwright.async_api",
-                                     reason="the browser tests need: pip install playwright")
+    playwright = pytest.importorskip(
+        "playwright.async_api", reason="the browser tests need: pip install playwright"
+    )
     executable = chromium()
     async with playwright.async_playwright() as driver:
         browser = await driver.chromium.launch(executable_path=executable, args=_ARGS)

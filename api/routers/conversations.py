@@ -12,15 +12,21 @@ from engrava_graph.wire import ERROR_RESPONSES, MessagesRequest, MessagesResult,
 
 router = APIRouter(prefix="/v1", tags=["conversations"], responses=ERROR_RESPONSES)
 
-ConversationId = Annotated[str, Path(min_length=1, max_length=256,
-                                     description="The conversation's id (e.g. `session_3`).")]
+ConversationId = Annotated[
+    str, Path(min_length=1, max_length=256, description="The conversation's id (e.g. `session_3`).")
+]
 
 
-@router.post("/conversations/{conversation_id}/messages", status_code=status.HTTP_201_CREATED,
-             response_model=MessagesResult, summary="Append messages to a conversation",
-             responses={200: {"description": "a re-send: every message was already stored"}})
-async def add_messages(conversation_id: ConversationId, body: MessagesRequest,
-                       access: CreateAccess, response: Response) -> MessagesResult:
+@router.post(
+    "/conversations/{conversation_id}/messages",
+    status_code=status.HTTP_201_CREATED,
+    response_model=MessagesResult,
+    summary="Append messages to a conversation",
+    responses={200: {"description": "a re-send: every message was already stored"}},
+)
+async def add_messages(
+    conversation_id: ConversationId, body: MessagesRequest, access: CreateAccess, response: Response
+) -> MessagesResult:
     """Store each message as an OBSERVATION thought (``conversation_id``, ``position``,
     ``speaker``, ``message_id``, ``valid_from`` = its timestamp) linked ``MESSAGE_OF`` to the
     conversation's NOTE thought, in one transaction. Idempotent: re-sending stored messages
@@ -34,6 +40,14 @@ async def add_messages(conversation_id: ConversationId, body: MessagesRequest,
         conversation_id=conversation_id,
         conversation_thought_id=conversation_thought_id(access.namespace, conversation_id),
         created=created,
-        messages=[StoredMessageRef(thought_id=m.thought.thought_id, position=m.position,
-                                   speaker=m.speaker, message_id=m.message_id, created=m.created)
-                  for m in stored])
+        messages=[
+            StoredMessageRef(
+                thought_id=m.thought.thought_id,
+                position=m.position,
+                speaker=m.speaker,
+                message_id=m.message_id,
+                created=m.created,
+            )
+            for m in stored
+        ],
+    )

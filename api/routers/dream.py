@@ -17,10 +17,15 @@ router = APIRouter(prefix="/v1", tags=["dreaming"], responses=ERROR_RESPONSES)
 JobId = Annotated[str, Path(min_length=1, max_length=64, description="The job's id.")]
 
 
-@router.post("/dream", status_code=status.HTTP_202_ACCEPTED, response_model=DreamJob,
-             summary="Start a dreaming (consolidation) pass")
-async def start_dream(body: DreamRequest, access: WriteAccess, request: Request,
-                      response: Response) -> DreamJob:
+@router.post(
+    "/dream",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=DreamJob,
+    summary="Start a dreaming (consolidation) pass",
+)
+async def start_dream(
+    body: DreamRequest, access: WriteAccess, request: Request, response: Response
+) -> DreamJob:
     """Queue one pass over the namespace at ``current_cycle`` and return the job at once;
     poll ``GET /v1/dream/{job_id}`` (also given as ``Location``) for its status and counts."""
     store = access.store
@@ -39,6 +44,11 @@ async def get_dream(job_id: JobId, access: ReadAccess, request: Request) -> Drea
     this namespace (404 for another namespace's job or an unknown id)."""
     job = request.app.state.api.jobs.get(access.namespace, job_id)
     if job is None:
-        raise HttpError(404, "job_not_found", f"no dream job {job_id!r} in this namespace "
-                        f"(jobs are kept in memory until the service restarts)", field="job_id")
+        raise HttpError(
+            404,
+            "job_not_found",
+            f"no dream job {job_id!r} in this namespace "
+            f"(jobs are kept in memory until the service restarts)",
+            field="job_id",
+        )
     return job

@@ -18,8 +18,12 @@ router = APIRouter(prefix="/v1", tags=["edges"], responses=ERROR_RESPONSES)
 EdgeId = Annotated[str, Path(min_length=1, max_length=128, description="The edge's id.")]
 
 
-@router.post("/edges", status_code=status.HTTP_201_CREATED, response_model=EdgeRecord,
-             summary="Link two thoughts")
+@router.post(
+    "/edges",
+    status_code=status.HTTP_201_CREATED,
+    response_model=EdgeRecord,
+    summary="Link two thoughts",
+)
 async def create_edge(body: EdgeRecord, access: WriteAccess) -> EdgeRecord:
     """A typed, weighted edge between two thoughts of the namespace: 422 when an endpoint does
     not exist, 409 when the id or the (from, to, type) triple is taken."""
@@ -35,18 +39,19 @@ async def get_edge(edge_id: EdgeId, access: ReadAccess) -> EdgeRecord:
     return edge
 
 
-@router.get("/thoughts/{thought_id}/edges", response_model=list[EdgeRecord],
-            summary="A thought's edges")
-async def thought_edges(thought_id: ThoughtId, access: ReadAccess,
-                        direction: EdgeDirection = EdgeDirection.BOTH) -> list[EdgeRecord]:
+@router.get(
+    "/thoughts/{thought_id}/edges", response_model=list[EdgeRecord], summary="A thought's edges"
+)
+async def thought_edges(
+    thought_id: ThoughtId, access: ReadAccess, direction: EdgeDirection = EdgeDirection.BOTH
+) -> list[EdgeRecord]:
     """Outgoing (``OUT``), incoming (``IN``) or both, oldest first; 404 for an unknown thought."""
     if not await access.store.get_thoughts([thought_id]):
         raise ThoughtNotFoundError(thought_id)
     return await access.store.get_edges(thought_id, direction=direction)
 
 
-@router.delete("/edges/{edge_id}", status_code=status.HTTP_204_NO_CONTENT,
-               summary="Delete an edge")
+@router.delete("/edges/{edge_id}", status_code=status.HTTP_204_NO_CONTENT, summary="Delete an edge")
 async def delete_edge(edge_id: EdgeId, access: WriteAccess) -> Response:
     """Delete the edge (404 if absent)."""
     if not await access.store.delete_edge(edge_id):

@@ -18,8 +18,12 @@ async def healthz() -> Health:
     return Health(status="ok", schema_version=SCHEMA_VERSION)
 
 
-@router.get("/readyz", response_model=Health, summary="Readiness",
-            responses={503: {"description": "Neo4j unreachable or schema not current"}})
+@router.get(
+    "/readyz",
+    response_model=Health,
+    summary="Readiness",
+    responses={503: {"description": "Neo4j unreachable or schema not current"}},
+)
 async def readyz(request: Request) -> Health:
     """200 when Neo4j answers and the graph's schema is the version this service needs."""
     version = await request.app.state.api.ready()

@@ -32,26 +32,43 @@ def cycle_params(body: RetrieveRequest) -> dict[str, Any]:
     return params
 
 
-@router.post("/retrieve", response_model=RetrievalResponse,
-             summary="Recall memories with the 10-phase retrieval cycle")
+@router.post(
+    "/retrieve",
+    response_model=RetrievalResponse,
+    summary="Recall memories with the 10-phase retrieval cycle",
+)
 async def retrieve(body: RetrieveRequest, access: ReadAccess) -> RetrievalResponse:
     """Encode, route, activate, spread, decay, cause, rank, filter, score and return: results by
     confidence with the pathway, per-phase timings (ms), candidate counts and causal links."""
     return await access.store.retrieve(body.query, **cycle_params(body))
 
 
-_HTML_PAGE = {200: {"content": {"text/html": {"schema": {"type": "string"}}},
-                   "description": "the explanation (JSON), or with format=html the page that "
-                                  "draws it"}}
+_HTML_PAGE = {
+    200: {
+        "content": {"text/html": {"schema": {"type": "string"}}},
+        "description": "the explanation (JSON), or with format=html the page that draws it",
+    }
+}
 
 
-@router.post("/explain", response_model=Explanation, responses=_HTML_PAGE,
-             summary="Run the retrieval cycle and show its internals")
-async def explain(body: ExplainRequest, access: ReadAccess,
-                  answer: Annotated[ExplainFormat, Query(
-                      alias="format", description="json (the explanation) or html (a "
-                      "standalone page drawing the run, as `engrava-graph explain --html`)",
-                  )] = ExplainFormat.JSON) -> Explanation | HTMLResponse:
+@router.post(
+    "/explain",
+    response_model=Explanation,
+    responses=_HTML_PAGE,
+    summary="Run the retrieval cycle and show its internals",
+)
+async def explain(
+    body: ExplainRequest,
+    access: ReadAccess,
+    answer: Annotated[
+        ExplainFormat,
+        Query(
+            alias="format",
+            description="json (the explanation) or html (a "
+            "standalone page drawing the run, as `engrava-graph explain --html`)",
+        ),
+    ] = ExplainFormat.JSON,
+) -> Explanation | HTMLResponse:
     """Intent, entities, temporal range, pathway scores and choice, candidate counts and phase
     timings; at ``level="debug"`` also every candidate's signals and the phase that dropped it.
 

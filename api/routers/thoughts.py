@@ -53,12 +53,14 @@ def parse_metadata_filter(text: str | None) -> MetadataFilter | None:
     return MetadataFilter.from_mapping(mapping)
 
 
-_INTERVAL_HELP = ("an ISO-8601 interval START/END, e.g. 2024-05-01/2024-06-01 (naive instants "
-                  "are UTC)")
+_INTERVAL_HELP = (
+    "an ISO-8601 interval START/END, e.g. 2024-05-01/2024-06-01 (naive instants are UTC)"
+)
 
 
-def parse_valid_time(valid_at: str | None, valid_within: str | None,
-                     valid_between: str | None) -> ValidTimeFilter | None:
+def parse_valid_time(
+    valid_at: str | None, valid_within: str | None, valid_between: str | None
+) -> ValidTimeFilter | None:
     """The valid-time filter of ``GET /v1/thoughts`` from its three query parameters (at most
     one given): ``valid_at=T`` (valid at instant T), ``valid_within=START/END`` (validity
     overlaps [START, END)), ``valid_between=START/END`` (validity inside [START, END], both
@@ -69,15 +71,23 @@ def parse_valid_time(valid_at: str | None, valid_within: str | None,
             interval, or an interval whose end is before its start (a 422 ``invalid_request``
             naming the parameter, as for any other query parameter).
     """
-    given = {name: text for name, text in (("valid_at", valid_at), ("valid_within", valid_within),
-                                           ("valid_between", valid_between)) if text is not None}
+    given = {
+        name: text
+        for name, text in (
+            ("valid_at", valid_at),
+            ("valid_within", valid_within),
+            ("valid_between", valid_between),
+        )
+        if text is not None
+    }
     if not given:
         return None
     name, text = next(iter(given.items()))
 
     def refuse(message: str) -> RequestValidationError:
-        return RequestValidationError([{"loc": ("query", name), "msg": message,
-                                        "type": "value_error"}])
+        return RequestValidationError(
+            [{"loc": ("query", name), "msg": message, "type": "value_error"}]
+        )
 
     if len(given) > 1:
         raise refuse(f"give one of {sorted(given)}, not several")
@@ -93,24 +103,36 @@ def parse_valid_time(valid_at: str | None, valid_within: str | None,
         raise refuse(f"{detail} (expected {expected})") from exc
 
 
-@router.post("/thoughts", status_code=status.HTTP_201_CREATED, response_model=ThoughtRecord,
-             summary="Store a thought",
-             responses={200: {"description": "deduplicated: the existing thought, confirmed"}})
-async def create_thought(body: ThoughtCreate, access: CreateAccess,
-                         response: Response) -> ThoughtRecord:
+@router.post(
+    "/thoughts",
+    status_code=status.HTTP_201_CREATED,
+    response_model=ThoughtRecord,
+    summary="Store a thought",
+    responses={200: {"description": "deduplicated: the existing thought, confirmed"}},
+)
+async def create_thought(
+    body: ThoughtCreate, access: CreateAccess, response: Response
+) -> ThoughtRecord:
     """Store a thought with its embedding, entities and tags (one transaction). The namespace
     is created on its first thought."""
     record = body.record()
     stored = await access.store.create_thought(
-        record, deduplicate=body.deduplicate, expires_after_seconds=body.expires_after_seconds,
-        embedding=body.embedding)
+        record,
+        deduplicate=body.deduplicate,
+        expires_after_seconds=body.expires_after_seconds,
+        embedding=body.embedding,
+    )
     if stored.thought_id != record.thought_id:
         response.status_code = status.HTTP_200_OK
     return stored
 
 
-@router.post("/thoughts:bulk", status_code=status.HTTP_201_CREATED, response_model=BulkResult,
-             summary="Store up to 1000 thoughts in one transaction")
+@router.post(
+    "/thoughts:bulk",
+    status_code=status.HTTP_201_CREATED,
+    response_model=BulkResult,
+    summary="Store up to 1000 thoughts in one transaction",
+)
 async def bulk_store(body: BulkThoughts, access: CreateAccess) -> BulkResult:
     """All or nothing: a duplicate id (in the body or the namespace) stores none (409)."""
     stored = await access.store.bulk_store(body.thoughts, embeddings=body.embeddings)
@@ -128,34 +150,59 @@ async def list_thoughts(
     max_cycle: Cycle | None = None,
     include_expired: bool = False,
     include_archived: bool = True,
-    metadata_filter: Annotated[str | None, Query(
-        max_length=4096, description='JSON object {"path": value | [values]}, e.g. '
-        '{"speaker": "Ann", "session": [1, 2]}')] = None,
-    valid_at: Annotated[str | None, Query(
-        max_length=64, description="only thoughts valid at this ISO-8601 instant")] = None,
-    valid_within: Annotated[str | None, Query(
-        max_length=130, description="only thoughts whose valid time overlaps START/END "
-        "(ISO-8601 instants, END excluded)")] = None,
-    valid_between: Annotated[str | None, Query(
-        max_length=130, description="only thoughts whose valid time lies inside START/END "
-        "(both bounds set)")] = None,
-    cursor: Annotated[str | None, Query(
-        min_length=1, max_length=128, description="next_cursor of the previous page")] = None,
+    metadata_filter: Annotated[
+        str | None,
+        Query(
+            max_length=4096,
+            description='JSON object {"path": value | [values]}, e.g. '
+            '{"speaker": "Ann", "session": [1, 2]}',
+        ),
+    ] = None,
+    valid_at: Annotated[
+        str | None, Query(max_length=64, description="only thoughts valid at this ISO-8601 instant")
+    ] = None,
+    valid_within: Annotated[
+        str | None,
+        Query(
+            max_length=130,
+            description="only thoughts whose valid time overlaps START/END "
+            "(ISO-8601 instants, END excluded)",
+        ),
+    ] = None,
+    valid_between: Annotated[
+        str | None,
+        Query(
+            max_length=130,
+            description="only thoughts whose valid time lies inside START/END (both bounds set)",
+        ),
+    ] = None,
+    cursor: Annotated[
+        str | None,
+        Query(min_length=1, max_length=128, description="next_cursor of the previous page"),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = 50,
 ) -> ThoughtPage:
     """Thoughts matching every filter, ordered by id, one page at a time (keyset cursor: pages
     stay consistent while thoughts are added). At most one valid-time filter: ``valid_at``,
     ``valid_within`` or ``valid_between``."""
     rows = await access.store.list_thoughts(
-        thought_type=thought_type, priority=priority, lifecycle_status=lifecycle_status,
-        visibility=visibility, min_cycle=min_cycle, max_cycle=max_cycle,
-        include_expired=include_expired, include_archived=include_archived,
+        thought_type=thought_type,
+        priority=priority,
+        lifecycle_status=lifecycle_status,
+        visibility=visibility,
+        min_cycle=min_cycle,
+        max_cycle=max_cycle,
+        include_expired=include_expired,
+        include_archived=include_archived,
         filters=parse_metadata_filter(metadata_filter),
-        valid_time=parse_valid_time(valid_at, valid_within, valid_between), after_id=cursor,
-        limit=limit + 1)
+        valid_time=parse_valid_time(valid_at, valid_within, valid_between),
+        after_id=cursor,
+        limit=limit + 1,
+    )
     more = len(rows) > limit
-    return ThoughtPage(thoughts=rows[:limit], next_cursor=rows[limit - 1].thought_id if more
-                       else None)
+    return ThoughtPage(
+        thoughts=rows[:limit], next_cursor=rows[limit - 1].thought_id if more else None
+    )
 
 
 @router.get("/thoughts/{thought_id}", response_model=ThoughtRecord, summary="Read a thought")
@@ -167,10 +214,14 @@ async def get_thought(thought_id: ThoughtId, access: ReadAccess) -> ThoughtRecor
     return thought
 
 
-@router.patch("/thoughts/{thought_id}", response_model=ThoughtRecord,
-              summary="Change fields of a thought")
-async def update_thought(thought_id: ThoughtId, body: ThoughtPatch,  # type: ignore[valid-type]
-                         access: WriteAccess) -> ThoughtRecord:
+@router.patch(
+    "/thoughts/{thought_id}", response_model=ThoughtRecord, summary="Change fields of a thought"
+)
+async def update_thought(
+    thought_id: ThoughtId,
+    body: ThoughtPatch,  # type: ignore[valid-type]
+    access: WriteAccess,
+) -> ThoughtRecord:
     """Apply the given fields (``metadata`` and ``tags`` are replaced whole); the embedding is
     recomputed when essence or content change. An illegal lifecycle step is 409."""
     changes: dict[str, Any] = body.model_dump(exclude_unset=True)
@@ -179,8 +230,11 @@ async def update_thought(thought_id: ThoughtId, body: ThoughtPatch,  # type: ign
     return await access.store.update_thought(thought_id, **changes)
 
 
-@router.delete("/thoughts/{thought_id}", status_code=status.HTTP_204_NO_CONTENT,
-               summary="Delete a thought and its edges")
+@router.delete(
+    "/thoughts/{thought_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    summary="Delete a thought and its edges",
+)
 async def delete_thought(thought_id: ThoughtId, access: WriteAccess) -> Response:
     """Delete the thought with its edges, entity and tag links, in one transaction (404 if
     absent)."""
@@ -189,10 +243,14 @@ async def delete_thought(thought_id: ThoughtId, access: WriteAccess) -> Response
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/thoughts/{thought_id}/restore", response_model=ThoughtRecord,
-             summary="Restore an archived thought")
-async def restore_thought(thought_id: ThoughtId, access: WriteAccess,
-                          body: RestoreRequest | None = None) -> ThoughtRecord:
+@router.post(
+    "/thoughts/{thought_id}/restore",
+    response_model=ThoughtRecord,
+    summary="Restore an archived thought",
+)
+async def restore_thought(
+    thought_id: ThoughtId, access: WriteAccess, body: RestoreRequest | None = None
+) -> ThoughtRecord:
     """ARCHIVED -> ACTIVE (409 when the thought is not archived)."""
     cycle = body.current_cycle if body is not None else None
     return await access.store.restore_thought(thought_id, current_cycle=cycle)

@@ -27,7 +27,8 @@ from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 
 cypher_app = typer.Typer(
-    help="Read the Cypher statements and profile what a retrieve runs.", no_args_is_help=True)
+    help="Read the Cypher statements and profile what a retrieve runs.", no_args_is_help=True
+)
 console = Console(soft_wrap=True)
 
 
@@ -48,15 +49,19 @@ def list_command() -> None:
 
 
 @cypher_app.command("show")
-def show(name: Annotated[str, typer.Argument(help="A name from `cypher list`, e.g. "
-                                                   "retrieval/spread_hop.")]) -> None:
+def show(
+    name: Annotated[
+        str, typer.Argument(help="A name from `cypher list`, e.g. retrieval/spread_hop.")
+    ],
+) -> None:
     """Print a statement's header and its Cypher with the fragments expanded."""
     try:
         head = header(name)
         text = body(name)
     except CypherRegistryError as error:
-        err_console.print(f"[bold red]error:[/] {error}; `engrava-graph cypher list` names them",
-                          highlight=False)
+        err_console.print(
+            f"[bold red]error:[/] {error}; `engrava-graph cypher list` names them", highlight=False
+        )
         raise typer.Exit(EXIT_USAGE) from error
     text = text.replace("{{ALL_EDGE_TYPES}}", "|".join(t.value for t in EdgeType))
     for line in head.lines:
@@ -72,8 +77,9 @@ async def _profile(question: str, namespace: str, top_k: int) -> list[ProfiledRu
     info = resolve_connection(start_local=False)
     executor = ProfilingExecutor.connect(info.uri, (info.user, info.password), info.database)
     assert isinstance(executor, ProfilingExecutor)
-    store = Neo4jEngravaCore(executor, namespace=namespace,
-                             embedding_provider=SentenceTransformerProvider())
+    store = Neo4jEngravaCore(
+        executor, namespace=namespace, embedding_provider=SentenceTransformerProvider()
+    )
     async with store:
         if not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
@@ -88,11 +94,23 @@ def print_profile(runs: list[ProfiledRun], *, browser: bool) -> None:
     a ``:params`` block and ``PROFILE`` statement to paste into Neo4j Browser."""
     table = Table("#", "statement", "db hits", "rows", "server ms", "wall ms")
     for i, run in enumerate(runs, start=1):
-        table.add_row(str(i), run.name, f"{run.db_hits:,}", str(run.rows), f"{run.server_ms:.0f}",
-                      f"{run.wall_ms:.1f}")
-    table.add_row("", "total", f"{sum(r.db_hits for r in runs):,}",
-                  str(sum(r.rows for r in runs)), f"{sum(r.server_ms for r in runs):.0f}",
-                  f"{sum(r.wall_ms for r in runs):.1f}", style="bold")
+        table.add_row(
+            str(i),
+            run.name,
+            f"{run.db_hits:,}",
+            str(run.rows),
+            f"{run.server_ms:.0f}",
+            f"{run.wall_ms:.1f}",
+        )
+    table.add_row(
+        "",
+        "total",
+        f"{sum(r.db_hits for r in runs):,}",
+        str(sum(r.rows for r in runs)),
+        f"{sum(r.server_ms for r in runs):.0f}",
+        f"{sum(r.wall_ms for r in runs):.1f}",
+        style="bold",
+    )
     console.print(table)
     if browser:
         for i, run in enumerate(runs, start=1):
@@ -104,13 +122,16 @@ def print_profile(runs: list[ProfiledRun], *, browser: bool) -> None:
 @cypher_app.command("profile")
 def profile(
     question: Annotated[str, typer.Argument(help="The question to retrieve memories for.")],
-    namespace: Annotated[str, typer.Option("--namespace", "-n",
-                                           help="The memory (namespace) to search.")
-                         ] = DEFAULT_NAMESPACE,
+    namespace: Annotated[
+        str, typer.Option("--namespace", "-n", help="The memory (namespace) to search.")
+    ] = DEFAULT_NAMESPACE,
     top_k: Annotated[int, typer.Option(min=1, max=100, help="Results returned.")] = 10,
-    browser: Annotated[bool, typer.Option(
-        help="Also print each statement with a :params block, to paste into Neo4j Browser.")
-                       ] = False,
+    browser: Annotated[
+        bool,
+        typer.Option(
+            help="Also print each statement with a :params block, to paste into Neo4j Browser."
+        ),
+    ] = False,
 ) -> None:
     """Run one retrieve with every read under PROFILE: db hits, rows and time per statement."""
     runs = asyncio.run(_profile(question, namespace, top_k))

@@ -33,10 +33,18 @@ _COMMON_QUERIES = {
     "the reflections dreaming wrote and their members": cypher("browser/demo_reflections"),
 }
 BROWSER_QUERIES = {  # by ingest mode; printed at the end, to paste into Neo4j Browser
-    "turns": {"a session: its messages, MESSAGE_OF its conversation NOTE, in order":
-              cypher("browser/demo_conversation"), **_COMMON_QUERIES},
-    "observations": {"a session, its turns and the observations derived from them":
-                     cypher("browser/demo_session"), **_COMMON_QUERIES},
+    "turns": {
+        "a session: its messages, MESSAGE_OF its conversation NOTE, in order": cypher(
+            "browser/demo_conversation"
+        ),
+        **_COMMON_QUERIES,
+    },
+    "observations": {
+        "a session, its turns and the observations derived from them": cypher(
+            "browser/demo_session"
+        ),
+        **_COMMON_QUERIES,
+    },
 }
 SESSION_EXAMPLES = {"turns": "session_1", "observations": "S1"}
 """The ``$session`` parameter of the first Browser query, by ingest mode."""
@@ -69,8 +77,12 @@ def resolve_dataset(dataset: Path | None) -> Path:
         if candidate.is_file():
             return candidate.resolve()
     raise DatasetError(
-        "No --dataset given and no LoCoMo file at " + ", ".join(map(str, candidates)) + ". "
-        + WHERE_TO_GET + " Then run: engrava-graph demo --dataset path/to/locomo10.json")
+        "No --dataset given and no LoCoMo file at "
+        + ", ".join(map(str, candidates))
+        + ". "
+        + WHERE_TO_GET
+        + " Then run: engrava-graph demo --dataset path/to/locomo10.json"
+    )
 
 
 def _browser_lines(info: ConnectionInfo, namespaces: list[str], mode: str) -> list[str]:
@@ -86,8 +98,12 @@ def _browser_lines(info: ConnectionInfo, namespaces: list[str], mode: str) -> li
         server = None
     status = server.status() if server is not None else None
     # the local server, found by the resolution order or named by NEO4J_URI (as `make demo` does)
-    if server is not None and status is not None and status.running and (
-            info.origin == "local" or status.uri == info.uri):
+    if (
+        server is not None
+        and status is not None
+        and status.running
+        and (info.origin == "local" or status.uri == info.uri)
+    ):
         url = status.browser_url
         password = f"the contents of {server.password_file} (`engrava-graph neo4j env` prints it)"
     else:
@@ -97,10 +113,12 @@ def _browser_lines(info: ConnectionInfo, namespaces: list[str], mode: str) -> li
     if info.origin == "testcontainers":
         lines.append("This Neo4j is a throw-away container that stops when this command exits.")
     example = namespaces[0] if namespaces else "conv-26"
-    lines += ["Each conversation is its own namespace: " + ", ".join(namespaces) + ".",
-              "Set the parameters in Browser, then paste a query:",
-              f"  :param namespace => '{example}'",
-              f"  :param session => '{SESSION_EXAMPLES[mode]}'"]
+    lines += [
+        "Each conversation is its own namespace: " + ", ".join(namespaces) + ".",
+        "Set the parameters in Browser, then paste a query:",
+        f"  :param namespace => '{example}'",
+        f"  :param session => '{SESSION_EXAMPLES[mode]}'",
+    ]
     for about, statement in BROWSER_QUERIES[mode].items():
         body = [ln for ln in statement.text.splitlines() if not ln.startswith("//")]
         lines += ["", f"  // {about}"] + [f"  {ln}" for ln in body]
@@ -119,8 +137,9 @@ def _quiet_libraries() -> None:
     logging.getLogger("engrava").setLevel(logging.ERROR)  # the peer's notes on FTS fallbacks
 
 
-async def _run(info: ConnectionInfo, options: DemoOptions,
-               conversations: list[Conversation]) -> dict[str, Any]:
+async def _run(
+    info: ConnectionInfo, options: DemoOptions, conversations: list[Conversation]
+) -> dict[str, Any]:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -134,11 +153,19 @@ async def _run(info: ConnectionInfo, options: DemoOptions,
     from engrava_graph.demo.pipeline import run_demo
     from engrava_graph.embeddings import SentenceTransformerProvider
 
-    base = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                     database=info.database,
-                                     embedding_provider=SentenceTransformerProvider())
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-               MofNCompleteColumn(), TimeElapsedColumn())
+    base = Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        embedding_provider=SentenceTransformerProvider(),
+    )
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     try:
         with Progress(*columns, console=console) as progress:
             return await run_demo(base, options, progress, conversations=conversations)
@@ -147,26 +174,49 @@ async def _run(info: ConnectionInfo, options: DemoOptions,
 
 
 def demo(
-    dataset: Annotated[Path | None, typer.Option(
-        "--dataset", help="The LoCoMo JSON file (default: ../shared/data/locomo/locomo7.json "
-        "when it is there). LoCoMo: data/locomo10.json of the snap-research/LoCoMo "
-        "repository.")] = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="Report directory (default: reports/<UTC timestamp>).")] = None,
-    conversations: Annotated[str | None, typer.Option(
-        "--conversations", help="Comma-separated sample ids to run, e.g. conv-26,conv-30 "
-        "(default: all).")] = None,
-    skip_peer: Annotated[bool, typer.Option(
-        "--skip-peer", help="Leave out the peer package engrava.")] = False,
-    top_k: Annotated[int, typer.Option(
-        "--top-k", min=10, max=100, help="Results per question.")] = 10,
-    fresh: Annotated[bool, typer.Option(
-        "--fresh", help="Delete each conversation's namespace and ingest again, even when it "
-        "matches the data set.")] = False,
-    observations: Annotated[bool, typer.Option(
-        "--observations", help="Store turns, session notes and LoCoMo's LLM-written "
-        "observations (bulk_store) instead of each turn once as a conversation message "
-        "(add_messages, the default).")] = False,
+    dataset: Annotated[
+        Path | None,
+        typer.Option(
+            "--dataset",
+            help="The LoCoMo JSON file (default: ../shared/data/locomo/locomo7.json "
+            "when it is there). LoCoMo: data/locomo10.json of the snap-research/LoCoMo "
+            "repository.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Report directory (default: reports/<UTC timestamp>)."),
+    ] = None,
+    conversations: Annotated[
+        str | None,
+        typer.Option(
+            "--conversations",
+            help="Comma-separated sample ids to run, e.g. conv-26,conv-30 (default: all).",
+        ),
+    ] = None,
+    skip_peer: Annotated[
+        bool, typer.Option("--skip-peer", help="Leave out the peer package engrava.")
+    ] = False,
+    top_k: Annotated[
+        int, typer.Option("--top-k", min=10, max=100, help="Results per question.")
+    ] = 10,
+    fresh: Annotated[
+        bool,
+        typer.Option(
+            "--fresh",
+            help="Delete each conversation's namespace and ingest again, even when it "
+            "matches the data set.",
+        ),
+    ] = False,
+    observations: Annotated[
+        bool,
+        typer.Option(
+            "--observations",
+            help="Store turns, session notes and LoCoMo's LLM-written "
+            "observations (bulk_store) instead of each turn once as a conversation message "
+            "(add_messages, the default).",
+        ),
+    ] = False,
 ) -> None:
     """Memory of long conversations, end to end: LoCoMo into Neo4j, dreaming, retrieval scored
     against the peer engrava and vector search, a report directory, and the graph to explore."""
@@ -188,25 +238,38 @@ def demo(
     directory = out or Path("reports") / started.strftime("%Y%m%d-%H%M%S")
     wanted = tuple(c.strip() for c in (conversations or "").split(",") if c.strip())
     if conversations is not None and not wanted:
-        err_console.print("[bold red]error:[/] --conversations names no sample id; give e.g. "
-                          "--conversations conv-26,conv-30, or leave it out to run all")
+        err_console.print(
+            "[bold red]error:[/] --conversations names no sample id; give e.g. "
+            "--conversations conv-26,conv-30, or leave it out to run all"
+        )
         raise typer.Exit(2)
     try:
         directory.mkdir(parents=True, exist_ok=True)  # before the work, not after it
         if not os.access(directory, os.W_OK):
             raise PermissionError(f"{directory} is not writable")
     except OSError as error:
-        err_console.print(f"[bold red]error:[/] cannot write the report to {directory}: {error}; "
-                          f"choose another --out", highlight=False)
+        err_console.print(
+            f"[bold red]error:[/] cannot write the report to {directory}: {error}; "
+            f"choose another --out",
+            highlight=False,
+        )
         raise typer.Exit(2) from error
     try:
         options = DemoOptions(
-            dataset=resolve_dataset(dataset), top_k=top_k, peer=not skip_peer, fresh=fresh,
-            conversations=wanted, fusion=True, routing=True,
-            mode=IngestMode.OBSERVATIONS if observations else IngestMode.TURNS)
+            dataset=resolve_dataset(dataset),
+            top_k=top_k,
+            peer=not skip_peer,
+            fresh=fresh,
+            conversations=wanted,
+            fusion=True,
+            routing=True,
+            mode=IngestMode.OBSERVATIONS if observations else IngestMode.TURNS,
+        )
         selected = load_selected(options)
-        console.print(f"Data set: {options.dataset} (conversations: "
-                      f"{', '.join(c.sample_id for c in selected)})")
+        console.print(
+            f"Data set: {options.dataset} (conversations: "
+            f"{', '.join(c.sample_id for c in selected)})"
+        )
         with console.status("Finding Neo4j (starting the local server if needed)..."):
             info = resolve_connection()
         console.print(f"Neo4j: {info.uri} ({info.origin})")
@@ -215,22 +278,28 @@ def demo(
         err_console.print(f"[bold red]error:[/] {error}", highlight=False)
         raise typer.Exit(1) from error
     files = write_report(directory, figures)
-    console.print(rich_table("Evidence recall and session hits", *score_table(figures),
-                             grouped=True))
+    console.print(
+        rich_table("Evidence recall and session hits", *score_table(figures), grouped=True)
+    )
     console.print(rich_table("Latency per call", *latency_table(figures)))
     for line in routing_lines(figures):
         console.print(line, highlight=False, markup=False)
     for block, block_figures in block_sections(figures):
-        console.print(rich_table(f"{block} block: evidence recall and session hits",
-                                 *score_table(block_figures), grouped=True))
-        console.print(rich_table(f"{block} block: latency per call",
-                                 *latency_table(block_figures)))
+        console.print(
+            rich_table(
+                f"{block} block: evidence recall and session hits",
+                *score_table(block_figures),
+                grouped=True,
+            )
+        )
+        console.print(rich_table(f"{block} block: latency per call", *latency_table(block_figures)))
         for line in routing_lines(block_figures):
             console.print(f"{block} block: {line}", highlight=False, markup=False)
     console.print(f"Wall time: {figures['meta']['wall_seconds']} s")
     plots = [p.name for p in (files.recall_plot, files.latency_plot, files.reliability_plot) if p]
-    console.print(f"Report: {files.directory.resolve()} (figures.json, summary.md, "
-                  f"{', '.join(plots)})")
+    console.print(
+        f"Report: {files.directory.resolve()} (figures.json, summary.md, {', '.join(plots)})"
+    )
     namespaces = [r["namespace"] for r in figures["ingest"]]
     for line in _browser_lines(info, namespaces, options.mode.value):
         console.print(line, highlight=False, markup=False)

@@ -49,71 +49,101 @@ class _Reporter:
 
 def _summary(namespace: str, result: DreamResult) -> None:
     if not result.due:
-        console.print(f"Cycle {result.current_cycle} is not a scheduled dreaming cycle; "
-                      f"nothing ran.")
+        console.print(
+            f"Cycle {result.current_cycle} is not a scheduled dreaming cycle; nothing ran."
+        )
         return
-    table = Table(title=f"Dreaming pass over {namespace!r} at cycle {result.current_cycle}",
-                  show_header=False)
+    table = Table(
+        title=f"Dreaming pass over {namespace!r} at cycle {result.current_cycle}", show_header=False
+    )
     for label, value in (
-        ("candidates", result.candidates_evaluated), ("clusters", result.clusters_found),
+        ("candidates", result.candidates_evaluated),
+        ("clusters", result.clusters_found),
         ("clusters too large", result.clusters_rejected),
         ("reflections created", result.reflections_created),
         ("reflections already there", result.reflections_existing),
         ("clusters already consolidated", result.clusters_covered),
-        ("edges created", result.edges_created), ("reflections retired", result.orphans_retired),
-        ("neighbours", result.strategy), ("seconds", f"{result.seconds:.1f}"),
+        ("edges created", result.edges_created),
+        ("reflections retired", result.orphans_retired),
+        ("neighbours", result.strategy),
+        ("seconds", f"{result.seconds:.1f}"),
         ("run", f"{result.run_id}{' (resumed)' if result.resumed else ''}"),
     ):
         table.add_row(label, str(value))
     console.print(table)
 
 
-async def _dream(info: ConnectionInfo, namespace: str, cycle: int, config: DreamingConfig
-                 ) -> tuple[DreamResult, str]:
-    store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                      database=info.database, namespace=namespace)
+async def _dream(
+    info: ConnectionInfo, namespace: str, cycle: int, config: DreamingConfig
+) -> tuple[DreamResult, str]:
+    store = Neo4jEngravaCore.from_uri(
+        info.uri, auth=(info.user, info.password), database=info.database, namespace=namespace
+    )
     try:
         await store.executor.verify()
         if not await store.namespace_exists():  # dreaming would register it as a side effect
             raise NamespaceNotFoundError(namespace)
         if console.is_terminal:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), console=console, transient=True) as live:
-                return await store.consolidate(cycle, config=config,
-                                               progress=_Reporter(live)), store.namespace
-        return await store.consolidate(cycle, config=config,
-                                       progress=_Reporter(None)), store.namespace
+            with Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            ) as live:
+                return await store.consolidate(
+                    cycle, config=config, progress=_Reporter(live)
+                ), store.namespace
+        return await store.consolidate(
+            cycle, config=config, progress=_Reporter(None)
+        ), store.namespace
     finally:
         await store.executor.close()
 
 
 def dream(
     namespace: str = typer.Option(..., "--namespace", "-n", help="The namespace to consolidate."),
-    cycle: int = typer.Option(..., "--cycle", "-c", min=0,
-                              help="The current cognitive cycle (age gates are in cycles)."),
-    threshold: float = typer.Option(0.7, min=0.0, max=1.0,
-                                    help="Cosine similarity two thoughts need to be linked."),
+    cycle: int = typer.Option(
+        ..., "--cycle", "-c", min=0, help="The current cognitive cycle (age gates are in cycles)."
+    ),
+    threshold: float = typer.Option(
+        0.7, min=0.0, max=1.0, help="Cosine similarity two thoughts need to be linked."
+    ),
     neighbours: int = typer.Option(10, min=1, help="Nearest neighbours examined per thought."),
     min_age: int = typer.Option(1, min=0, help="Cycles a thought must have existed."),
     min_size: int = typer.Option(3, min=2, help="Smallest cluster that makes a reflection."),
     max_size: int = typer.Option(200, min=2, help="Largest cluster that makes a reflection."),
     every: int = typer.Option(1, min=1, help="Run only at cycles that are multiples of this."),
     strategy: str = typer.Option(
-        "auto", help="Neighbour search: auto (by pool size), exact (Cypher), stream (exact, "
-                     "NumPy over the vectors read from Neo4j), ivf (inverted-file index in "
-                     "NumPy, approximate) or index (HNSW, one query per thought)."),
+        "auto",
+        help="Neighbour search: auto (by pool size), exact (Cypher), stream (exact, "
+        "NumPy over the vectors read from Neo4j), ivf (inverted-file index in "
+        "NumPy, approximate) or index (HNSW, one query per thought).",
+    ),
     uri: str | None = typer.Option(None, envvar="NEO4J_URI", help="bolt:// or neo4j:// URI."),
     user: str = typer.Option("neo4j", envvar="NEO4J_USER"),
     password: str = typer.Option("", envvar="NEO4J_PASSWORD", show_default=False),
     database: str | None = typer.Option(None, envvar="NEO4J_DATABASE"),
 ) -> None:
     """Consolidate a namespace's observations into reflections (one dreaming pass)."""
-    config = DreamingConfig.model_validate({
-        "similarity_threshold": threshold, "neighbours_k": neighbours,
-        "schedule_every_n_cycles": every, "neighbour_strategy": strategy,
-        "gates": {"min_age_cycles": min_age, "min_cluster_size": min_size,
-                  "max_cluster_size": max_size}})
-    info = (ConnectionInfo(uri=uri, user=user, password=password, database=database)
-            if uri else resolve_connection(start_local=False))
+    config = DreamingConfig.model_validate(
+        {
+            "similarity_threshold": threshold,
+            "neighbours_k": neighbours,
+            "schedule_every_n_cycles": every,
+            "neighbour_strategy": strategy,
+            "gates": {
+                "min_age_cycles": min_age,
+                "min_cluster_size": min_size,
+                "max_cluster_size": max_size,
+            },
+        }
+    )
+    info = (
+        ConnectionInfo(uri=uri, user=user, password=password, database=database)
+        if uri
+        else resolve_connection(start_local=False)
+    )
     result, name = asyncio.run(_dream(info, namespace, cycle, config))
     _summary(name, result)

@@ -54,14 +54,18 @@ def describe(error: BaseException) -> tuple[int, str]:
         else :data:`EXIT_FAILURE`; the message is one line without a trailing period.
     """
     if isinstance(error, neo4j.exceptions.AuthError):
-        return EXIT_USAGE, ("Neo4j refused the credentials: check NEO4J_USER and "
-                            "NEO4J_PASSWORD")
+        return EXIT_USAGE, ("Neo4j refused the credentials: check NEO4J_USER and NEO4J_PASSWORD")
     if isinstance(error, neo4j.exceptions.ConfigurationError):
-        return EXIT_USAGE, f"the Neo4j connection is misconfigured (NEO4J_URI): {_one_line(str(error))}"
+        return (
+            EXIT_USAGE,
+            f"the Neo4j connection is misconfigured (NEO4J_URI): {_one_line(str(error))}",
+        )
     if isinstance(error, neo4j.exceptions.Neo4jError):
         if error.code == _DATABASE_NOT_FOUND:
-            return EXIT_USAGE, (f"Neo4j has no such database ({_neo4j_message(error)}): check "
-                                f"NEO4J_DATABASE, or unset it for the server's default database")
+            return EXIT_USAGE, (
+                f"Neo4j has no such database ({_neo4j_message(error)}): check "
+                f"NEO4J_DATABASE, or unset it for the server's default database"
+            )
         return EXIT_FAILURE, f"Neo4j refused the request ({error.code}): {_neo4j_message(error)}"
     if isinstance(error, ValidationError):
         first = error.errors(include_url=False)[0]
@@ -72,8 +76,10 @@ def describe(error: BaseException) -> tuple[int, str]:
         return code, _one_line(str(error))
     if isinstance(error, neo4j.exceptions.DriverError | OSError):
         return EXIT_FAILURE, _one_line(str(error) or type(error).__name__)
-    return EXIT_FAILURE, (f"unexpected {type(error).__name__}: {_one_line(str(error))} (set "
-                          f"{TRACEBACK_VARIABLE}=1 for the traceback)")
+    return EXIT_FAILURE, (
+        f"unexpected {type(error).__name__}: {_one_line(str(error))} (set "
+        f"{TRACEBACK_VARIABLE}=1 for the traceback)"
+    )
 
 
 class GuardedTyper(typer.Typer):

@@ -19,8 +19,6 @@ from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import require_extra
-from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.cli.memory import (
     Database,
     Password,
@@ -30,6 +28,8 @@ from engrava_graph.cli.memory import (
     quiet_embedding_provider,
     run,
 )
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
 from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
@@ -44,17 +44,24 @@ EXIT_COUNT_MISMATCH = 2
 
 
 @asynccontextmanager
-async def _store(info: ConnectionInfo, namespace: str, **options: Any
-                 ) -> AsyncIterator[Neo4jEngravaCore]:
+async def _store(
+    info: ConnectionInfo, namespace: str, **options: Any
+) -> AsyncIterator[Neo4jEngravaCore]:
     """A store on ``info``'s Neo4j."""
-    store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                      database=info.database, namespace=namespace, **options)
+    store = Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=namespace,
+        **options,
+    )
     async with store:
         yield store
 
 
-async def _explain(info: ConnectionInfo, query: str, namespace: str, html: Path | None,
-                   params: dict[str, Any]) -> Explanation:
+async def _explain(
+    info: ConnectionInfo, query: str, namespace: str, html: Path | None, params: dict[str, Any]
+) -> Explanation:
     async with _store(info, namespace, embedding_provider=quiet_embedding_provider()) as store:
         if not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
@@ -69,11 +76,15 @@ async def _explain(info: ConnectionInfo, query: str, namespace: str, html: Path 
 def _print_explanation(ex: Explanation, rows: int) -> None:
     scores = ex.pathway_scores
     console.print(ex.query, style="bold", markup=False, highlight=False)
-    console.print(f"intent {ex.intent.value} · pathway {ex.pathway_selected.value} (exact "
-                  f"{scores.exact:.2f}, energy {scores.energy:.2f}, attention "
-                  f"{scores.attention:.2f}) · entities {ex.entities or '-'}")
-    console.print(f"candidates {ex.candidates_activated} activated → "
-                  f"{ex.candidates_after_spread} after spread → {ex.candidates_final} returned")
+    console.print(
+        f"intent {ex.intent.value} · pathway {ex.pathway_selected.value} (exact "
+        f"{scores.exact:.2f}, energy {scores.energy:.2f}, attention "
+        f"{scores.attention:.2f}) · entities {ex.entities or '-'}"
+    )
+    console.print(
+        f"candidates {ex.candidates_activated} activated → "
+        f"{ex.candidates_after_spread} after spread → {ex.candidates_final} returned"
+    )
     console.print("phases (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in ex.phase_timings.items()))
     for phase, why in ex.skipped_phases.items():
         console.print(f"skipped {phase}: {why}", style="dim")
@@ -86,40 +97,54 @@ def _print_explanation(ex: Explanation, rows: int) -> None:
         table.add_column(column, justify="right")
     table.add_column("dropped", ratio=1)
     candidates = ex.candidates or []
-    for c in candidates[:rows or None]:
+    for c in candidates[: rows or None]:
         reached = c.reached_by if c.reached_by == "activation" else f"{c.reached_by} ({c.hops})"
         dropped = "" if c.dropped_in is None else f"{c.dropped_in}: {c.reason}"
-        table.add_row(str(ranks.get(c.thought_id, "")), Text(c.text), reached,
-                      f"{c.similarity:.3f}", f"{c.composite:.3f}", f"{c.confidence:.3f}",
-                      Text(dropped))
+        table.add_row(
+            str(ranks.get(c.thought_id, "")),
+            Text(c.text),
+            reached,
+            f"{c.similarity:.3f}",
+            f"{c.composite:.3f}",
+            f"{c.confidence:.3f}",
+            Text(dropped),
+        )
     console.print(table)
     if rows and len(candidates) > rows:
-        console.print(f"{len(candidates) - rows} more candidate(s): --rows 0 lists them all",
-                      style="dim")
+        console.print(
+            f"{len(candidates) - rows} more candidate(s): --rows 0 lists them all", style="dim"
+        )
 
 
 def explain(
     query: Annotated[str, typer.Argument(help="The question to retrieve memories for.")],
-    namespace: Annotated[str, typer.Option("--namespace", "-n",
-                                           help="The memory (namespace) to search.")
-                         ] = DEFAULT_NAMESPACE,
-    html: Annotated[Path | None, typer.Option(
-        help="Write an interactive graph of the run to this file.")] = None,
-    now: Annotated[str | None, typer.Option(
-        help="The request's clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'.")
-                   ] = None,
+    namespace: Annotated[
+        str, typer.Option("--namespace", "-n", help="The memory (namespace) to search.")
+    ] = DEFAULT_NAMESPACE,
+    html: Annotated[
+        Path | None, typer.Option(help="Write an interactive graph of the run to this file.")
+    ] = None,
+    now: Annotated[
+        str | None,
+        typer.Option(
+            help="The request's clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."
+        ),
+    ] = None,
     top_k: Annotated[int, typer.Option(help="Results returned (1-100).")] = 10,
     pathway: Annotated[str, typer.Option(help="auto, exact, energy or attention.")] = "auto",
-    rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")
-                    ] = 20,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")] = 20,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Run the retrieval cycle for QUERY and show how it decided, step by step."""
     if html is not None:
         require_extra("viz", "explain --html")
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
-    explanation = run(_explain(connection(uri, user, password, database), query, namespace,
-                               html, params))
+    explanation = run(
+        _explain(connection(uri, user, password, database), query, namespace, html, params)
+    )
     _print_explanation(explanation, rows)
     if html is not None:
         console.print(f"graph written to {html} (open it in a browser)")
@@ -147,8 +172,13 @@ def _print_report(report: ImportReport) -> None:
     for column in ("", "expected", "written", "already there", "found"):
         table.add_column(column, justify="left" if not column else "right")
     for name in ("thoughts", "embeddings", "edges"):
-        table.add_row(name, *(str(getattr(c, name)) for c in (
-            report.expected, report.written, report.skipped, report.found)))
+        table.add_row(
+            name,
+            *(
+                str(getattr(c, name))
+                for c in (report.expected, report.written, report.skipped, report.found)
+            ),
+        )
     console.print(table)
     if report.embedding_model:
         console.print(f"embeddings: {report.embedding_model}")
@@ -156,8 +186,9 @@ def _print_report(report: ImportReport) -> None:
         console.print(f"not carried over: {name} on {count} thought(s)", style="yellow")
 
 
-async def _import(info: ConnectionInfo, path: Path, namespace: str, re_embed: bool,
-                  chunk_size: int) -> ImportReport:
+async def _import(
+    info: ConnectionInfo, path: Path, namespace: str, re_embed: bool, chunk_size: int
+) -> ImportReport:
     snapshot = await read_engrava(path)
     options: dict[str, Any] = {"vector_dimensions": snapshot.dimensions or 384}
     if re_embed:
@@ -169,27 +200,36 @@ async def _import(info: ConnectionInfo, path: Path, namespace: str, re_embed: bo
 
 def import_engrava(
     path: Annotated[Path, typer.Argument(help="The engrava SQLite file (.db).")],
-    namespace: Annotated[str, typer.Option("--namespace", "-n",
-                                           help="The namespace to import into.")
-                         ] = DEFAULT_NAMESPACE,
-    re_embed: Annotated[bool, typer.Option(
-        help="Embed with all-MiniLM-L6-v2 instead of copying the file's vectors (when the file "
-             "was embedded with another model).")] = False,
-    chunk_size: Annotated[int, typer.Option(min=1, help="Records per write transaction.")
-                          ] = 500,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    namespace: Annotated[
+        str, typer.Option("--namespace", "-n", help="The namespace to import into.")
+    ] = DEFAULT_NAMESPACE,
+    re_embed: Annotated[
+        bool,
+        typer.Option(
+            help="Embed with all-MiniLM-L6-v2 instead of copying the file's vectors (when the file "
+            "was embedded with another model)."
+        ),
+    ] = False,
+    chunk_size: Annotated[int, typer.Option(min=1, help="Records per write transaction.")] = 500,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Copy thoughts, edges and embeddings from an engrava SQLite file into Neo4j.
 
     At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
     """
     require_extra("peer", "engrava-graph import-engrava")
-    report = run(_import(connection(uri, user, password, database), path, namespace, re_embed,
-                         chunk_size))
+    report = run(
+        _import(connection(uri, user, password, database), path, namespace, re_embed, chunk_size)
+    )
     _print_report(report)
     if not report.ok:
-        err_console.print("[bold red]count check failed:[/] Neo4j does not hold what the file "
-                          "holds; run the import again to finish it")
+        err_console.print(
+            "[bold red]count check failed:[/] Neo4j does not hold what the file "
+            "holds; run the import again to finish it"
+        )
         raise typer.Exit(EXIT_COUNT_MISMATCH)
     console.print("[green]count check passed[/]")
 

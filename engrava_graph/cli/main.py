@@ -49,9 +49,16 @@ err_console = Console(stderr=True, soft_wrap=True)
 @app.command("migrate")
 def migrate(
     namespace: str = typer.Option("default", help="Namespace to register."),
-    dimensions: int = typer.Option(384, min=1, max=MAX_VECTOR_DIMENSIONS,
-                                   help="Vector index dimensions (all-MiniLM-L6-v2: 384)."),
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    dimensions: int = typer.Option(
+        384,
+        min=1,
+        max=MAX_VECTOR_DIMENSIONS,
+        help="Vector index dimensions (all-MiniLM-L6-v2: 384).",
+    ),
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Create every constraint and index (idempotent) and record the schema version."""
     import asyncio
@@ -60,17 +67,22 @@ def migrate(
 
     async def run() -> int:
         info = connection(uri, user, password, database, start_local=True)
-        store = Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                          database=info.database, namespace=namespace,
-                                          vector_dimensions=dimensions)
+        store = Neo4jEngravaCore.from_uri(
+            info.uri,
+            auth=(info.user, info.password),
+            database=info.database,
+            namespace=namespace,
+            vector_dimensions=dimensions,
+        )
         try:
             return await store.ensure_schema()
         finally:
             await store.close()
 
     version = asyncio.run(run())
-    console.print(f"[green]schema version {version}[/] is in place; "
-                  f"namespace {namespace!r} registered")
+    console.print(
+        f"[green]schema version {version}[/] is in place; namespace {namespace!r} registered"
+    )
 
 
 def _server() -> LocalNeo4jServer:

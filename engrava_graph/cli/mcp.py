@@ -35,32 +35,44 @@ def _exit(message: str, code: int) -> typer.Exit:
 
 
 def mcp(
-    transport: Annotated[Transport, typer.Option(
-        help="stdio (a client starts this command) or http (streamable HTTP at /mcp).")
-                         ] = Transport.STDIO,
-    namespace: Annotated[str, typer.Option(
-        "--namespace", "-n", help="The memory a tool call uses when it names none.")
-                         ] = DEFAULT_NAMESPACE,
-    read_only: Annotated[bool, typer.Option(
-        "--read-only", help="Offer only the tools that read (no store, link, delete, dream).")
-                         ] = False,
+    transport: Annotated[
+        Transport,
+        typer.Option(
+            help="stdio (a client starts this command) or http (streamable HTTP at /mcp)."
+        ),
+    ] = Transport.STDIO,
+    namespace: Annotated[
+        str,
+        typer.Option("--namespace", "-n", help="The memory a tool call uses when it names none."),
+    ] = DEFAULT_NAMESPACE,
+    read_only: Annotated[
+        bool,
+        typer.Option(
+            "--read-only", help="Offer only the tools that read (no store, link, delete, dream)."
+        ),
+    ] = False,
     host: Annotated[str, typer.Option(help="http: the interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="http: the TCP port.")] = 8765,
-    env_file: Annotated[Path, typer.Option(
-        help="Settings file, read after the environment.")] = Path(".env"),
-    insecure_dev: Annotated[bool, typer.Option(
-        "--insecure-dev", help="http: serve WITHOUT API keys (a development machine only).")
-                            ] = False,
+    env_file: Annotated[
+        Path, typer.Option(help="Settings file, read after the environment.")
+    ] = Path(".env"),
+    insecure_dev: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-dev", help="http: serve WITHOUT API keys (a development machine only)."
+        ),
+    ] = False,
 ) -> None:
     """Serve the memory's tools to MCP clients (Claude Desktop, Claude Code, Cursor, ...)."""
     try:
         server = import_module("api.mcp")  # the library does not import the server package
     except ImportError as error:
-        raise _exit(f"the MCP server needs the `mcp` extra: pip install 'engrava-graph[mcp]' "
-                    f"({error})", CONFIG_ERROR_EXIT) from None
+        raise _exit(
+            f"the MCP server needs the `mcp` extra: pip install 'engrava-graph[mcp]' ({error})",
+            CONFIG_ERROR_EXIT,
+        ) from None
     try:
-        settings = import_module("api.settings").load_settings(env_file,
-                                                               insecure_dev=insecure_dev)
+        settings = import_module("api.settings").load_settings(env_file, insecure_dev=insecure_dev)
     except ValueError as error:
         raise _exit(str(error), CONFIG_ERROR_EXIT) from None
     try:

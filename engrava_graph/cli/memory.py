@@ -52,19 +52,27 @@ _LIST_NAMESPACES = cypher("namespaces/list")
 console = Console(soft_wrap=True)
 T = TypeVar("T")
 
-Uri = Annotated[str | None, typer.Option(
-    envvar="NEO4J_URI", help="bolt:// or neo4j:// URI (default: a running local server).")]
+Uri = Annotated[
+    str | None,
+    typer.Option(
+        envvar="NEO4J_URI", help="bolt:// or neo4j:// URI (default: a running local server)."
+    ),
+]
 User = Annotated[str, typer.Option(envvar="NEO4J_USER", help="Neo4j user.")]
-Password = Annotated[str, typer.Option(envvar="NEO4J_PASSWORD", show_default=False,
-                                       help="Neo4j password.")]
-Database = Annotated[str | None, typer.Option(envvar="NEO4J_DATABASE",
-                                              help="Neo4j database (default: the server's).")]
+Password = Annotated[
+    str, typer.Option(envvar="NEO4J_PASSWORD", show_default=False, help="Neo4j password.")
+]
+Database = Annotated[
+    str | None,
+    typer.Option(envvar="NEO4J_DATABASE", help="Neo4j database (default: the server's)."),
+]
 Namespace = Annotated[str, typer.Option("--namespace", "-n", help="The memory (namespace).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
 
 
-def connection(uri: str | None, user: str, password: str, database: str | None, *,
-               start_local: bool = False) -> ConnectionInfo:
+def connection(
+    uri: str | None, user: str, password: str, database: str | None, *, start_local: bool = False
+) -> ConnectionInfo:
     """The flags' server, else the environment's, else the local server (started only when
     ``start_local``).
 
@@ -95,17 +103,22 @@ def quiet_embedding_provider() -> Any:
 
 
 @asynccontextmanager
-async def open_store(info: ConnectionInfo, namespace: str, *, embed: bool = False,
-                     must_exist: bool = True) -> AsyncIterator[Neo4jEngravaCore]:
+async def open_store(
+    info: ConnectionInfo, namespace: str, *, embed: bool = False, must_exist: bool = True
+) -> AsyncIterator[Neo4jEngravaCore]:
     """A store on ``namespace`` (with the embedding model when ``embed``).
 
     Raises:
         NamespaceNotFoundError: ``must_exist`` and the namespace is not registered.
     """
     options: dict[str, Any] = {"embedding_provider": quiet_embedding_provider()} if embed else {}
-    async with Neo4jEngravaCore.from_uri(info.uri, auth=(info.user, info.password),
-                                         database=info.database, namespace=namespace,
-                                         **options) as store:
+    async with Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=namespace,
+        **options,
+    ) as store:
         if must_exist and not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
         yield store
@@ -129,13 +142,19 @@ def _dump(record: ThoughtRecord | EdgeRecord) -> dict[str, Any]:
 
 def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
-    namespace: Namespace = DEFAULT_NAMESPACE, as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    namespace: Namespace = DEFAULT_NAMESPACE,
+    as_json: AsJson = False,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Store TEXT as a note (the namespace is created on its first thought)."""
+
     async def work() -> ThoughtRecord:
-        async with open_store(connection(uri, user, password, database), namespace, embed=True,
-                              must_exist=False) as store:
+        async with open_store(
+            connection(uri, user, password, database), namespace, embed=True, must_exist=False
+        ) as store:
             return await store.remember(text, source="cli")
 
     stored = run(work())
@@ -146,15 +165,22 @@ def retrieve(
     query: Annotated[str, typer.Argument(help="The question.")],
     namespace: Namespace = DEFAULT_NAMESPACE,
     top_k: Annotated[int, typer.Option(min=1, max=100, help="Results, 1-100.")] = 10,
-    now: Annotated[str | None, typer.Option(
-        help="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'.")] = None,
+    now: Annotated[
+        str | None,
+        typer.Option(help="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."),
+    ] = None,
     as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Recall the memories relevant to QUERY with the retrieval cycle (as prompt text)."""
+
     async def work() -> Any:
-        async with open_store(connection(uri, user, password, database), namespace,
-                              embed=True) as store:
+        async with open_store(
+            connection(uri, user, password, database), namespace, embed=True
+        ) as store:
             return await store.retrieve(query, top_k=top_k, now=now or datetime.now(UTC))
 
     response = run(work())
@@ -164,36 +190,59 @@ def retrieve(
 def link(
     from_id: Annotated[str, typer.Argument(metavar="FROM", help="The source thought's id.")],
     to_id: Annotated[str, typer.Argument(metavar="TO", help="The target thought's id.")],
-    edge_type: Annotated[EdgeType, typer.Option(
-        "--type", "-t", help="CAUSED_BY points effect -> cause, LEADS_TO cause -> effect.")
-                         ] = EdgeType.ASSOCIATED,
-    confidence: Annotated[float | None, typer.Option(min=0.0, max=1.0,
-                                                     help="How sure the link is.")] = None,
+    edge_type: Annotated[
+        EdgeType,
+        typer.Option(
+            "--type", "-t", help="CAUSED_BY points effect -> cause, LEADS_TO cause -> effect."
+        ),
+    ] = EdgeType.ASSOCIATED,
+    confidence: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="How sure the link is.")
+    ] = None,
     weight: Annotated[float, typer.Option(min=0.0, max=1.0)] = 1.0,
-    namespace: Namespace = DEFAULT_NAMESPACE, as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    namespace: Namespace = DEFAULT_NAMESPACE,
+    as_json: AsJson = False,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Link thought FROM to thought TO with a typed edge."""
+
     async def work() -> EdgeRecord:
         async with open_store(connection(uri, user, password, database), namespace) as store:
-            return await store.create_edge(EdgeRecord(
-                from_thought_id=from_id, to_thought_id=to_id, edge_type=edge_type,
-                confidence=confidence, weight=weight))
+            return await store.create_edge(
+                EdgeRecord(
+                    from_thought_id=from_id,
+                    to_thought_id=to_id,
+                    edge_type=edge_type,
+                    confidence=confidence,
+                    weight=weight,
+                )
+            )
 
     edge = run(work())
-    _report(as_json, _dump(edge),
-            f"linked {from_id} -[{edge.edge_type.value}]-> {to_id} ({edge.edge_id})")
+    _report(
+        as_json,
+        _dump(edge),
+        f"linked {from_id} -[{edge.edge_type.value}]-> {to_id} ({edge.edge_id})",
+    )
 
 
 def list_thoughts(
     namespace: Namespace = DEFAULT_NAMESPACE,
-    thought_type: Annotated[ThoughtType | None, typer.Option("--type", "-t",
-                                                             help="Only this type.")] = None,
+    thought_type: Annotated[
+        ThoughtType | None, typer.Option("--type", "-t", help="Only this type.")
+    ] = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 50,
     as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """List a memory's thoughts (by id)."""
+
     async def work() -> list[ThoughtRecord]:
         async with open_store(connection(uri, user, password, database), namespace) as store:
             return await store.list_thoughts(thought_type=thought_type, limit=limit)
@@ -213,12 +262,17 @@ def list_thoughts(
 
 def namespaces(
     as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """List the memories (namespaces) of the database with their thought counts."""
+
     async def work() -> list[dict[str, Any]]:
-        async with open_store(connection(uri, user, password, database), DEFAULT_NAMESPACE,
-                              must_exist=False) as store:
+        async with open_store(
+            connection(uri, user, password, database), DEFAULT_NAMESPACE, must_exist=False
+        ) as store:
             return [dict(row) for row in await store.executor.read(_LIST_NAMESPACES)]
 
     rows = run(work())
@@ -237,7 +291,10 @@ def delete_namespace(
     namespace: Annotated[str, typer.Argument(help="The memory to delete, with everything in it.")],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
     as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Delete a namespace with every thought, edge, entity and tag in it; asks unless --yes.
 
@@ -256,16 +313,23 @@ def delete_namespace(
 async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
     """The export of ``store``'s namespace, one JSON-ready dict per line (see the module
     docstring): the header, the thoughts in id order with their vectors, then the edges."""
-    yield {"kind": "namespace", "format": EXPORT_FORMAT, "namespace": store.namespace,
-           "annotations": await store.namespace_annotations(),
-           "exported_at": datetime.now(UTC).isoformat()}
+    yield {
+        "kind": "namespace",
+        "format": EXPORT_FORMAT,
+        "namespace": store.namespace,
+        "annotations": await store.namespace_annotations(),
+        "exported_at": datetime.now(UTC).isoformat(),
+    }
     after: str | None = None
     while True:
         page = await store.list_thoughts(after_id=after, limit=_PAGE, include_expired=True)
         vectors = await store.get_embeddings([t.thought_id for t in page])
         for thought in page:
-            yield {"kind": "thought", "thought": _dump(thought),
-                   "embedding": vectors.get(thought.thought_id)}
+            yield {
+                "kind": "thought",
+                "thought": _dump(thought),
+                "embedding": vectors.get(thought.thought_id),
+            }
         if len(page) < _PAGE:
             break
         after = page[-1].thought_id
@@ -273,8 +337,9 @@ async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]
         yield {"kind": "edge", "edge": _dump(edge)}
 
 
-def read_export(lines: Iterator[str]) -> tuple[dict[str, Any], list[ThoughtRecord],
-                                               list[list[float] | None], list[EdgeRecord]]:
+def read_export(
+    lines: Iterator[str],
+) -> tuple[dict[str, Any], list[ThoughtRecord], list[list[float] | None], list[EdgeRecord]]:
     """Parse an export: the header, the thoughts, their vectors and the edges.
 
     Raises:
@@ -315,12 +380,17 @@ def _output(path: Path | None) -> IO[str]:
 
 def export(
     namespace: Namespace = DEFAULT_NAMESPACE,
-    output: Annotated[Path | None, typer.Option("--output", "-o",
-                                                help="The file (default: stdout).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The file (default: stdout).")
+    ] = None,
     as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Write a namespace as JSON lines (thoughts with their vectors, then edges)."""
+
     async def work() -> dict[str, int]:
         counts = {"thoughts": 0, "edges": 0}
         async with open_store(connection(uri, user, password, database), namespace) as store:
@@ -337,33 +407,45 @@ def export(
 
     counts = run(work())
     if output is not None and str(output) != "-":
-        _report(as_json, {"namespace": namespace, "file": str(output), **counts},
-                f"exported {counts['thoughts']} thoughts and {counts['edges']} edges of "
-                f"{namespace!r} to {output}")
+        _report(
+            as_json,
+            {"namespace": namespace, "file": str(output), **counts},
+            f"exported {counts['thoughts']} thoughts and {counts['edges']} edges of "
+            f"{namespace!r} to {output}",
+        )
 
 
 def import_namespace(
     path: Annotated[Path, typer.Argument(help="A file written by `export` ('-': stdin).")],
-    namespace: Annotated[str | None, typer.Option(
-        "--namespace", "-n", help="Import into this namespace (default: the exported one).")
-                         ] = None,
+    namespace: Annotated[
+        str | None,
+        typer.Option(
+            "--namespace", "-n", help="Import into this namespace (default: the exported one)."
+        ),
+    ] = None,
     as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Load an export into a namespace that holds no thoughts yet.
 
     The thoughts are written in one transaction, then the edges in one."""
+
     async def work() -> dict[str, Any]:
         stream = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
         with stream:
             header, thoughts, vectors, edges = read_export(iter(stream))
         target = namespace or header["namespace"]
-        async with open_store(connection(uri, user, password, database), target,
-                              must_exist=False) as store:
+        async with open_store(
+            connection(uri, user, password, database), target, must_exist=False
+        ) as store:
             if await store.count_thoughts(include_expired=True):
                 raise ValidationFailedError(
                     f"namespace {target!r} already holds thoughts; import into a new one "
-                    f"(--namespace) or delete it first (delete-namespace)")
+                    f"(--namespace) or delete it first (delete-namespace)"
+                )
             if thoughts:
                 await store.bulk_store(thoughts, embeddings=vectors)
             else:
@@ -376,40 +458,64 @@ def import_namespace(
         return {"namespace": target, "thoughts": len(thoughts), "edges": len(edges)}
 
     summary = run(work())
-    _report(as_json, summary, f"imported {summary['thoughts']} thoughts and "
-                              f"{summary['edges']} edges into {summary['namespace']!r}")
+    _report(
+        as_json,
+        summary,
+        f"imported {summary['thoughts']} thoughts and "
+        f"{summary['edges']} edges into {summary['namespace']!r}",
+    )
 
 
 def add_messages(
-    path: Annotated[Path, typer.Argument(help=(
-        'A JSON file: {"conversation_id": "...", "messages": [{"role" or "speaker", "content", '
-        '"timestamp"?, "id"?}, ...]}'))],
-    namespace: Namespace = DEFAULT_NAMESPACE, as_json: AsJson = False,
-    uri: Uri = None, user: User = "neo4j", password: Password = "", database: Database = None,
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help=(
+                'A JSON file: {"conversation_id": "...", "messages": [{"role" or "speaker", "content", '
+                '"timestamp"?, "id"?}, ...]}'
+            )
+        ),
+    ],
+    namespace: Namespace = DEFAULT_NAMESPACE,
+    as_json: AsJson = False,
+    uri: Uri = None,
+    user: User = "neo4j",
+    password: Password = "",
+    database: Database = None,
 ) -> None:
     """Store a conversation's messages, one observation each (re-sending adds nothing)."""
     try:
         body = json.loads(path.read_text(encoding="utf-8"))
         conversation_id, messages = body["conversation_id"], body["messages"]
     except (ValueError, KeyError, TypeError) as error:
-        raise DatasetError(f"{path}: expected a JSON object with conversation_id and messages "
-                           f"({error!r})") from None
+        raise DatasetError(
+            f"{path}: expected a JSON object with conversation_id and messages ({error!r})"
+        ) from None
 
     async def work() -> dict[str, Any]:
-        async with open_store(connection(uri, user, password, database), namespace, embed=True,
-                              must_exist=False) as store:
+        async with open_store(
+            connection(uri, user, password, database), namespace, embed=True, must_exist=False
+        ) as store:
             return added_messages(await store.add_messages(conversation_id, messages))
 
     added = run(work())
-    _report(as_json, {"namespace": namespace, "conversation_id": conversation_id, **added},
-            f"stored {added['messages']} message(s) of {conversation_id!r}, "
-            f"{added['created']} new")
+    _report(
+        as_json,
+        {"namespace": namespace, "conversation_id": conversation_id, **added},
+        f"stored {added['messages']} message(s) of {conversation_id!r}, {added['created']} new",
+    )
 
 
 COMMANDS: dict[str, Callable[..., None]] = {
-    "remember": remember, "add-messages": add_messages, "retrieve": retrieve, "link": link,
-    "list": list_thoughts, "namespaces": namespaces, "delete-namespace": delete_namespace,
-    "export": export, "import": import_namespace,
+    "remember": remember,
+    "add-messages": add_messages,
+    "retrieve": retrieve,
+    "link": link,
+    "list": list_thoughts,
+    "namespaces": namespaces,
+    "delete-namespace": delete_namespace,
+    "export": export,
+    "import": import_namespace,
 }
 
 

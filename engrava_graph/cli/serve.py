@@ -50,20 +50,24 @@ def _port_problem(host: str, port: int) -> str | None:
 def serve(
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
-    env_file: Annotated[Path, typer.Option(
-        help="Settings file, read after the environment.")] = Path(".env"),
-    insecure_dev: Annotated[bool, typer.Option(
-        "--insecure-dev",
-        help="Serve WITHOUT API keys: every caller may read and write every namespace. "
-             "For a development machine only.")] = False,
+    env_file: Annotated[
+        Path, typer.Option(help="Settings file, read after the environment.")
+    ] = Path(".env"),
+    insecure_dev: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-dev",
+            help="Serve WITHOUT API keys: every caller may read and write every namespace. "
+            "For a development machine only.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the REST API (OpenAPI at /docs) until interrupted."""
     import uvicorn
 
     server = import_module("api.app")
     try:
-        settings = import_module("api.settings").load_settings(env_file,
-                                                               insecure_dev=insecure_dev)
+        settings = import_module("api.settings").load_settings(env_file, insecure_dev=insecure_dev)
     except ValueError as error:
         raise _exit(str(error)) from None
     import_module("api.logs").configure_logging(settings.log_level)
@@ -76,11 +80,21 @@ def serve(
             f"cannot load the embedding model from ENGRAVA_EMBEDDING_MODEL_PATH="
             f"{settings.embedding_model_path!r} ({error}); point it at a local "
             f"sentence-transformers model directory, or unset it to use the bundled "
-            f"all-MiniLM-L6-v2 (docs/api.md)") from None
+            f"all-MiniLM-L6-v2 (docs/api.md)"
+        ) from None
     problem = _port_problem(host, port)
     if problem is not None:
-        raise _exit(f"cannot listen on {_url(host, port)}: {problem}; stop the process that "
-                    f"holds the port or choose another with --port")
+        raise _exit(
+            f"cannot listen on {_url(host, port)}: {problem}; stop the process that "
+            f"holds the port or choose another with --port"
+        )
     typer.echo(f"engrava-graph API on {_url(host, port)} (docs at /docs)")
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
-                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        access_log=False,
+        log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+        server_header=False,
+    )

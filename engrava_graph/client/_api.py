@@ -116,7 +116,7 @@ def _valid_time_params(valid_time: ValidTimeFilter | None) -> dict[str, str]:
 def _essence(text: str) -> str:
     """A one-line essence of ``text``: white space folded, cut to 200 characters."""
     line = " ".join(text.split())
-    return line if len(line) <= ESSENCE_MAX_CHARS else line[:ESSENCE_MAX_CHARS - 1] + "…"
+    return line if len(line) <= ESSENCE_MAX_CHARS else line[: ESSENCE_MAX_CHARS - 1] + "…"
 
 
 class ClientApi(ABC):
@@ -138,11 +138,18 @@ class ClientApi(ABC):
         InvalidNamespaceError: a malformed namespace.
     """
 
-    def __init__(self, base_url: str, api_key: str | None = None, *,
-                 namespace: str = DEFAULT_NAMESPACE, timeout: float = 30.0, max_retries: int = 3,
-                 max_retry_after: float = 30.0, transport: Any = None) -> None:
-        self._core = Transport(base_url, api_key, namespace, timeout, max_retries,
-                                    max_retry_after)
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        namespace: str = DEFAULT_NAMESPACE,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        max_retry_after: float = 30.0,
+        transport: Any = None,
+    ) -> None:
+        self._core = Transport(base_url, api_key, namespace, timeout, max_retries, max_retry_after)
         self._http = self._open(self._core.http_options(), transport)
 
     @abstractmethod
@@ -179,12 +186,22 @@ class ClientApi(ABC):
             InvalidFilterError: a malformed ``metadata_filter``.
         """
         body = RetrieveRequest.build(query=query, **params)
-        return (yield from self._send(Call("POST", "/v1/retrieve", RetrievalResponse.model_validate,
-                                           json=_sent(body), replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    "/v1/retrieve",
+                    RetrievalResponse.model_validate,
+                    json=_sent(body),
+                    replayable=True,
+                )
+            )
+        )
 
     @operation
-    def explain(self, query: str, level: str = "summary",
-                **params: Unpack[RetrieveParams]) -> Op[Explanation]:
+    def explain(
+        self, query: str, level: str = "summary", **params: Unpack[RetrieveParams]
+    ) -> Op[Explanation]:
         """Run the retrieval cycle and show its internals (``POST /v1/explain``).
 
         Args:
@@ -203,14 +220,24 @@ class ClientApi(ABC):
             ValidationFailedError: a bad level or parameter (checked before sending).
         """
         body = ExplainRequest.build(query=query, level=level, **params)
-        return (yield from self._send(Call("POST", "/v1/explain", Explanation.model_validate,
-                                           json=_sent(body), replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    "/v1/explain",
+                    Explanation.model_validate,
+                    json=_sent(body),
+                    replayable=True,
+                )
+            )
+        )
 
     # -- thoughts ----------------------------------------------------------------------------
 
     @operation
-    def remember(self, text: str, metadata: Mapping[str, Any] | None = None,
-                 **fields: Any) -> Op[ThoughtRecord]:
+    def remember(
+        self, text: str, metadata: Mapping[str, Any] | None = None, **fields: Any
+    ) -> Op[ThoughtRecord]:
         """Store ``text`` as a memory: an OBSERVATION whose content is ``text`` and whose essence
         is ``text`` on one line (cut to 200 characters), from source ``"client"``.
 
@@ -227,16 +254,28 @@ class ClientApi(ABC):
             ValidationFailedError: an empty text or a bad field.
             DuplicateThoughtError: ``thought_id`` is taken.
         """
-        record = validated(ThoughtRecord, {
-            "thought_type": ThoughtType.OBSERVATION, "source": REMEMBER_SOURCE,
-            "essence": _essence(text), "content": text, "metadata": dict(metadata or {}),
-            **fields})
+        record = validated(
+            ThoughtRecord,
+            {
+                "thought_type": ThoughtType.OBSERVATION,
+                "source": REMEMBER_SOURCE,
+                "essence": _essence(text),
+                "content": text,
+                "metadata": dict(metadata or {}),
+                **fields,
+            },
+        )
         return (yield from self._create(record, {}))
 
     @operation
-    def create_thought(self, thought: ThoughtRecord | Mapping[str, Any], *,
-                       deduplicate: bool = False, expires_after_seconds: float | None = None,
-                       embedding: Sequence[float] | None = None) -> Op[ThoughtRecord]:
+    def create_thought(
+        self,
+        thought: ThoughtRecord | Mapping[str, Any],
+        *,
+        deduplicate: bool = False,
+        expires_after_seconds: float | None = None,
+        embedding: Sequence[float] | None = None,
+    ) -> Op[ThoughtRecord]:
         """Store a thought (``POST /v1/thoughts``); the namespace is created on its first one.
 
         Args:
@@ -254,21 +293,36 @@ class ClientApi(ABC):
             ValidationFailedError: a bad field.
             DuplicateThoughtError: ``thought_id`` is taken.
         """
-        record = thought if isinstance(thought, ThoughtRecord) else validated(ThoughtRecord, thought)
-        options = {"deduplicate": deduplicate, "expires_after_seconds": expires_after_seconds,
-                   "embedding": None if embedding is None else list(embedding)}
+        record = (
+            thought if isinstance(thought, ThoughtRecord) else validated(ThoughtRecord, thought)
+        )
+        options = {
+            "deduplicate": deduplicate,
+            "expires_after_seconds": expires_after_seconds,
+            "embedding": None if embedding is None else list(embedding),
+        }
         return (yield from self._create(record, options))
 
     def _create(self, record: ThoughtRecord, options: dict[str, Any]) -> Op[ThoughtRecord]:
         body = validated(ThoughtCreate, {**record.model_dump(), **options})
-        return (yield from self._send(Call(
-            "POST", "/v1/thoughts", ThoughtRecord.model_validate,
-            json=body.model_dump(mode="json", exclude_none=True),
-            context={"thought_id": record.thought_id})))
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    "/v1/thoughts",
+                    ThoughtRecord.model_validate,
+                    json=body.model_dump(mode="json", exclude_none=True),
+                    context={"thought_id": record.thought_id},
+                )
+            )
+        )
 
     @operation
-    def bulk_store(self, thoughts: Sequence[ThoughtRecord | Mapping[str, Any]],
-                   embeddings: Sequence[Sequence[float] | None] | None = None) -> Op[BulkResult]:
+    def bulk_store(
+        self,
+        thoughts: Sequence[ThoughtRecord | Mapping[str, Any]],
+        embeddings: Sequence[Sequence[float] | None] | None = None,
+    ) -> Op[BulkResult]:
         """Store up to 1000 thoughts in one transaction, all or nothing (``POST
         /v1/thoughts:bulk``).
 
@@ -284,14 +338,25 @@ class ClientApi(ABC):
             DuplicateThoughtError: an id repeats or is taken (nothing is stored).
         """
         body = validated(BulkThoughts, {"thoughts": list(thoughts), "embeddings": embeddings})
-        return (yield from self._send(Call(
-            "POST", "/v1/thoughts:bulk", BulkResult.model_validate,
-            json=body.model_dump(mode="json", exclude_none=True))))
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    "/v1/thoughts:bulk",
+                    BulkResult.model_validate,
+                    json=body.model_dump(mode="json", exclude_none=True),
+                )
+            )
+        )
 
     @operation
-    def add_messages(self, conversation_id: str,
-                     messages: Sequence[Mapping[str, Any] | BaseModel], *,
-                     source: str | None = None) -> Op[MessagesResult]:
+    def add_messages(
+        self,
+        conversation_id: str,
+        messages: Sequence[Mapping[str, Any] | BaseModel],
+        *,
+        source: str | None = None,
+    ) -> Op[MessagesResult]:
         """Append a conversation's messages, in order, as thoughts (``POST
         /v1/conversations/{conversation_id}/messages``; one transaction, idempotent on re-send).
 
@@ -312,10 +377,18 @@ class ClientApi(ABC):
         """
         options = {} if source is None else {"source": source}
         body = validated(MessagesRequest, {"messages": list(messages), **options})
-        return (yield from self._send(Call(
-            "POST", _path("conversations", conversation_id, "messages"),
-            MessagesResult.model_validate, json=_sent(body),
-            context={"conversation_id": conversation_id}, replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    _path("conversations", conversation_id, "messages"),
+                    MessagesResult.model_validate,
+                    json=_sent(body),
+                    context={"conversation_id": conversation_id},
+                    replayable=True,
+                )
+            )
+        )
 
     @operation
     def get_thought(self, thought_id: str) -> Op[ThoughtRecord]:
@@ -324,9 +397,17 @@ class ClientApi(ABC):
         Raises:
             ThoughtNotFoundError: no such thought in the namespace.
         """
-        return (yield from self._send(Call(
-            "GET", _path("thoughts", thought_id), ThoughtRecord.model_validate,
-            context={"thought_id": thought_id}, replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "GET",
+                    _path("thoughts", thought_id),
+                    ThoughtRecord.model_validate,
+                    context={"thought_id": thought_id},
+                    replayable=True,
+                )
+            )
+        )
 
     @operation
     def update_thought(self, thought_id: str, **changes: Any) -> Op[ThoughtRecord]:
@@ -348,9 +429,17 @@ class ClientApi(ABC):
             InvalidTransitionError: an illegal lifecycle step.
         """
         patch = validated(ThoughtPatch, changes)
-        return (yield from self._send(Call(
-            "PATCH", _path("thoughts", thought_id), ThoughtRecord.model_validate,
-            json=_sent(patch), context={"thought_id": thought_id})))
+        return (
+            yield from self._send(
+                Call(
+                    "PATCH",
+                    _path("thoughts", thought_id),
+                    ThoughtRecord.model_validate,
+                    json=_sent(patch),
+                    context={"thought_id": thought_id},
+                )
+            )
+        )
 
     @operation
     def delete_thought(self, thought_id: str) -> Op[None]:
@@ -359,12 +448,19 @@ class ClientApi(ABC):
         Raises:
             ThoughtNotFoundError: no such thought.
         """
-        yield from self._send(Call("DELETE", _path("thoughts", thought_id),
-                                   context={"thought_id": thought_id}, replayable=True))
+        yield from self._send(
+            Call(
+                "DELETE",
+                _path("thoughts", thought_id),
+                context={"thought_id": thought_id},
+                replayable=True,
+            )
+        )
 
     @operation
-    def restore_thought(self, thought_id: str,
-                        current_cycle: int | None = None) -> Op[ThoughtRecord]:
+    def restore_thought(
+        self, thought_id: str, current_cycle: int | None = None
+    ) -> Op[ThoughtRecord]:
         """ARCHIVED -> ACTIVE (``POST /v1/thoughts/{id}/restore``).
 
         Args:
@@ -376,21 +472,36 @@ class ClientApi(ABC):
             InvalidTransitionError: the thought is not archived.
         """
         body = validated(RestoreRequest, {"current_cycle": current_cycle})
-        return (yield from self._send(Call(
-            "POST", _path("thoughts", thought_id, "restore"), ThoughtRecord.model_validate,
-            json=_sent(body), context={"thought_id": thought_id}, replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    _path("thoughts", thought_id, "restore"),
+                    ThoughtRecord.model_validate,
+                    json=_sent(body),
+                    context={"thought_id": thought_id},
+                    replayable=True,
+                )
+            )
+        )
 
     @listing
-    def list_thoughts(self, *, thought_type: ThoughtType | str | None = None,
-                      priority: Priority | str | None = None,
-                      lifecycle_status: LifecycleStatus | str | None = None,
-                      visibility: ThoughtVisibility | str | None = None,
-                      min_cycle: int | None = None, max_cycle: int | None = None,
-                      include_expired: bool = False, include_archived: bool = True,
-                      metadata_filter: Mapping[str, Any] | None = None,
-                      valid_time: ValidTimeFilter | None = None,
-                      page_size: int = DEFAULT_PAGE_SIZE,
-                      cursor: str | None = None) -> Op[Page[ThoughtRecord]]:
+    def list_thoughts(
+        self,
+        *,
+        thought_type: ThoughtType | str | None = None,
+        priority: Priority | str | None = None,
+        lifecycle_status: LifecycleStatus | str | None = None,
+        visibility: ThoughtVisibility | str | None = None,
+        min_cycle: int | None = None,
+        max_cycle: int | None = None,
+        include_expired: bool = False,
+        include_archived: bool = True,
+        metadata_filter: Mapping[str, Any] | None = None,
+        valid_time: ValidTimeFilter | None = None,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        cursor: str | None = None,
+    ) -> Op[Page[ThoughtRecord]]:
         """Every thought matching all the filters, ordered by id, fetched ``page_size`` at a
         time with the service's cursor (``GET /v1/thoughts``) as the iteration goes.
 
@@ -412,23 +523,36 @@ class ClientApi(ABC):
             ValidationFailedError / InvalidFilterError: a bad filter (on the first request).
         """
         params = {
-            "thought_type": thought_type, "priority": priority,
-            "lifecycle_status": lifecycle_status, "visibility": visibility,
-            "min_cycle": min_cycle, "max_cycle": max_cycle, "include_expired": include_expired,
-            "include_archived": include_archived, "cursor": cursor, "limit": page_size,
+            "thought_type": thought_type,
+            "priority": priority,
+            "lifecycle_status": lifecycle_status,
+            "visibility": visibility,
+            "min_cycle": min_cycle,
+            "max_cycle": max_cycle,
+            "include_expired": include_expired,
+            "include_archived": include_archived,
+            "cursor": cursor,
+            "limit": page_size,
             "metadata_filter": None if metadata_filter is None else json.dumps(metadata_filter),
             **_valid_time_params(valid_time),
         }
-        page = yield from self._send(Call(
-            "GET", "/v1/thoughts", ThoughtPage.model_validate,
-            params={k: v for k, v in params.items() if v is not None}, replayable=True))
+        page = yield from self._send(
+            Call(
+                "GET",
+                "/v1/thoughts",
+                ThoughtPage.model_validate,
+                params={k: v for k, v in params.items() if v is not None},
+                replayable=True,
+            )
+        )
         return page.thoughts, page.next_cursor
 
     # -- edges -------------------------------------------------------------------------------
 
     @operation
-    def create_edge(self, edge: EdgeRecord | Mapping[str, Any] | None = None, /,
-                    **fields: Any) -> Op[EdgeRecord]:
+    def create_edge(
+        self, edge: EdgeRecord | Mapping[str, Any] | None = None, /, **fields: Any
+    ) -> Op[EdgeRecord]:
         """Link two thoughts with a typed, weighted edge (``POST /v1/edges``).
 
         Args:
@@ -447,11 +571,22 @@ class ClientApi(ABC):
         """
         base = edge.model_dump() if isinstance(edge, EdgeRecord) else dict(edge or {})
         record = validated(EdgeRecord, {**base, **fields})
-        context = {"from_thought_id": record.from_thought_id,
-                   "to_thought_id": record.to_thought_id, "edge_type": record.edge_type.value}
-        return (yield from self._send(Call(
-            "POST", "/v1/edges", EdgeRecord.model_validate,
-            json=record.model_dump(mode="json", exclude_none=True), context=context)))
+        context = {
+            "from_thought_id": record.from_thought_id,
+            "to_thought_id": record.to_thought_id,
+            "edge_type": record.edge_type.value,
+        }
+        return (
+            yield from self._send(
+                Call(
+                    "POST",
+                    "/v1/edges",
+                    EdgeRecord.model_validate,
+                    json=record.model_dump(mode="json", exclude_none=True),
+                    context=context,
+                )
+            )
+        )
 
     @operation
     def get_edge(self, edge_id: str) -> Op[EdgeRecord]:
@@ -460,13 +595,22 @@ class ClientApi(ABC):
         Raises:
             EdgeNotFoundError: no such edge.
         """
-        return (yield from self._send(Call(
-            "GET", _path("edges", edge_id), EdgeRecord.model_validate,
-            context={"edge_id": edge_id}, replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "GET",
+                    _path("edges", edge_id),
+                    EdgeRecord.model_validate,
+                    context={"edge_id": edge_id},
+                    replayable=True,
+                )
+            )
+        )
 
     @operation
-    def get_edges(self, thought_id: str,
-                  direction: EdgeDirection | str = EdgeDirection.BOTH) -> Op[list[EdgeRecord]]:
+    def get_edges(
+        self, thought_id: str, direction: EdgeDirection | str = EdgeDirection.BOTH
+    ) -> Op[list[EdgeRecord]]:
         """A thought's edges, oldest first (``GET /v1/thoughts/{id}/edges``).
 
         Args:
@@ -476,10 +620,18 @@ class ClientApi(ABC):
         Raises:
             ThoughtNotFoundError: no such thought.
         """
-        return (yield from self._send(Call(
-            "GET", _path("thoughts", thought_id, "edges"), _EDGES.validate_python,
-            params={"direction": str(direction)}, context={"thought_id": thought_id},
-            replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "GET",
+                    _path("thoughts", thought_id, "edges"),
+                    _EDGES.validate_python,
+                    params={"direction": str(direction)},
+                    context={"thought_id": thought_id},
+                    replayable=True,
+                )
+            )
+        )
 
     @operation
     def delete_edge(self, edge_id: str) -> Op[None]:
@@ -488,8 +640,9 @@ class ClientApi(ABC):
         Raises:
             EdgeNotFoundError: no such edge.
         """
-        yield from self._send(Call("DELETE", _path("edges", edge_id),
-                                   context={"edge_id": edge_id}, replayable=True))
+        yield from self._send(
+            Call("DELETE", _path("edges", edge_id), context={"edge_id": edge_id}, replayable=True)
+        )
 
     # -- dreaming ----------------------------------------------------------------------------
 
@@ -505,8 +658,11 @@ class ClientApi(ABC):
             The queued job; follow it with :meth:`get_dream` or :meth:`wait_for_dream`.
         """
         body = validated(DreamRequest, {"current_cycle": current_cycle})
-        return (yield from self._send(Call("POST", "/v1/dream", DreamJob.model_validate,
-                                           json=_sent(body))))
+        return (
+            yield from self._send(
+                Call("POST", "/v1/dream", DreamJob.model_validate, json=_sent(body))
+            )
+        )
 
     @operation
     def get_dream(self, job_id: str) -> Op[DreamJob]:
@@ -519,12 +675,22 @@ class ClientApi(ABC):
         return (yield from self._get_dream(job_id))
 
     def _get_dream(self, job_id: str) -> Op[DreamJob]:
-        return (yield from self._send(Call("GET", _path("dream", job_id), DreamJob.model_validate,
-                                           context={"job_id": job_id}, replayable=True)))
+        return (
+            yield from self._send(
+                Call(
+                    "GET",
+                    _path("dream", job_id),
+                    DreamJob.model_validate,
+                    context={"job_id": job_id},
+                    replayable=True,
+                )
+            )
+        )
 
     @operation
-    def wait_for_dream(self, job_id: str, timeout: float = 300.0,
-                       poll_interval: float = 1.0) -> Op[DreamJob]:
+    def wait_for_dream(
+        self, job_id: str, timeout: float = 300.0, poll_interval: float = 1.0
+    ) -> Op[DreamJob]:
         """Poll a dreaming job until it is completed or failed.
 
         Args:
@@ -561,5 +727,6 @@ class ClientApi(ABC):
         Raises:
             Neo4jUnavailableError / SchemaVersionError: not ready (after the client's retries).
         """
-        return (yield from self._send(Call("GET", "/readyz", Health.model_validate,
-                                           replayable=True)))
+        return (
+            yield from self._send(Call("GET", "/readyz", Health.model_validate, replayable=True))
+        )

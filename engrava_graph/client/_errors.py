@@ -37,8 +37,9 @@ _BY_STATUS: dict[int, type[ApiError]] = {401: AuthenticationError, 403: Permissi
 _SNIPPET_CHARS = 300
 
 
-def error_from_response(response: httpx.Response,
-                        context: Mapping[str, Any] | None = None) -> EngravaGraphError:
+def error_from_response(
+    response: httpx.Response, context: Mapping[str, Any] | None = None
+) -> EngravaGraphError:
     """The typed error of an error answer (status >= 400).
 
     A library error class gets the service's message (not its own formatted one) and, as
@@ -73,9 +74,11 @@ def _attributes(cls: type[EngravaGraphError]) -> dict[str, Any]:
     if not inspect.isfunction(cls.__init__):  # the constructor of Exception: no attributes
         return {}
     named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    return {name: None if p.default is p.empty else p.default
-            for name, p in list(inspect.signature(cls.__init__).parameters.items())[1:]
-            if p.kind in named and name != "message"}
+    return {
+        name: None if p.default is p.empty else p.default
+        for name, p in list(inspect.signature(cls.__init__).parameters.items())[1:]
+        if p.kind in named and name != "message"
+    }
 
 
 def _body(response: httpx.Response) -> tuple[str, str, str | None]:
@@ -87,7 +90,10 @@ def _body(response: httpx.Response) -> tuple[str, str, str | None]:
         body = None
     if isinstance(body, dict) and isinstance(body.get("error"), str):
         field = body.get("field")
-        return (body["error"], str(body.get("message") or body["error"]),
-                field if isinstance(field, str) else None)
+        return (
+            body["error"],
+            str(body.get("message") or body["error"]),
+            field if isinstance(field, str) else None,
+        )
     text = response.text.strip()[:_SNIPPET_CHARS] or response.reason_phrase
     return "http_error", f"HTTP {response.status_code}: {text}", None

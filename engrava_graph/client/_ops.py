@@ -106,8 +106,9 @@ class SyncDriver(ABC):
             run.resume(self._perform(run.effect))
         return run.result
 
-    def _iterate(self, page: Callable[[str | None], Op[Page[T]]],
-                 cursor: str | None) -> Iterator[T]:
+    def _iterate(
+        self, page: Callable[[str | None], Op[Page[T]]], cursor: str | None
+    ) -> Iterator[T]:
         while True:
             items, cursor = self._drive(page(cursor))
             yield from items
@@ -128,8 +129,9 @@ class AsyncDriver(ABC):
             run.resume(await self._perform(run.effect))
         return run.result
 
-    async def _iterate(self, page: Callable[[str | None], Op[Page[T]]],
-                       cursor: str | None) -> AsyncIterator[T]:
+    async def _iterate(
+        self, page: Callable[[str | None], Op[Page[T]]], cursor: str | None
+    ) -> AsyncIterator[T]:
         while True:
             items, cursor = await self._drive(page(cursor))
             for item in items:
@@ -148,8 +150,9 @@ class _SharedMethod(Generic[P, R]):
         self.func = func
         functools.update_wrapper(self, func)  # type: ignore[arg-type]  # docs for help(Client)
         signature = inspect.signature(func)
-        self._signature = signature.replace(parameters=list(signature.parameters.values())[1:],
-                                            return_annotation=signature.empty)
+        self._signature = signature.replace(
+            parameters=list(signature.parameters.values())[1:], return_annotation=signature.empty
+        )
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
         if obj is None:
@@ -172,11 +175,13 @@ class operation(_SharedMethod[P, T]):  # a decorator, lower-case like ``property
     """
 
     if TYPE_CHECKING:
+
         @overload
         def __get__(self, obj: SyncDriver, owner: type | None = None) -> Callable[P, T]: ...
         @overload
-        def __get__(self, obj: AsyncDriver, owner: type | None = None
-                    ) -> Callable[P, Awaitable[T]]: ...
+        def __get__(
+            self, obj: AsyncDriver, owner: type | None = None
+        ) -> Callable[P, Awaitable[T]]: ...
         @overload
         def __get__(self, obj: None, owner: type | None = None) -> operation[P, T]: ...
         def __get__(self, obj: Any, owner: type | None = None) -> Any: ...
@@ -196,19 +201,21 @@ class listing(_SharedMethod[P, Page[T]]):  # a decorator, lower-case like ``prop
     """
 
     if TYPE_CHECKING:
+
         @overload
-        def __get__(self, obj: SyncDriver, owner: type | None = None
-                    ) -> Callable[P, Iterator[T]]: ...
+        def __get__(
+            self, obj: SyncDriver, owner: type | None = None
+        ) -> Callable[P, Iterator[T]]: ...
         @overload
-        def __get__(self, obj: AsyncDriver, owner: type | None = None
-                    ) -> Callable[P, AsyncIterator[T]]: ...
+        def __get__(
+            self, obj: AsyncDriver, owner: type | None = None
+        ) -> Callable[P, AsyncIterator[T]]: ...
         @overload
         def __get__(self, obj: None, owner: type | None = None) -> listing[P, T]: ...
         def __get__(self, obj: Any, owner: type | None = None) -> Any: ...
 
     @staticmethod
-    def _invoke(driver: Any, method: Callable[..., Op[Page[T]]], *args: Any,
-                **kwargs: Any) -> Any:
+    def _invoke(driver: Any, method: Callable[..., Op[Page[T]]], *args: Any, **kwargs: Any) -> Any:
         def page(cursor: str | None) -> Op[Page[T]]:
             return method(*args, **{**kwargs, "cursor": cursor})
 

@@ -50,8 +50,9 @@ BACKOFF_MAX = 8.0
 """Longest backoff delay before jitter, seconds."""
 BACKOFF_JITTER = 0.5
 """Random seconds (uniform in [0, this]) added to each backoff delay."""
-_BACKOFF = (wait_exponential(multiplier=BACKOFF_INITIAL, max=BACKOFF_MAX)
-            + wait_random(0, BACKOFF_JITTER))
+_BACKOFF = wait_exponential(multiplier=BACKOFF_INITIAL, max=BACKOFF_MAX) + wait_random(
+    0, BACKOFF_JITTER
+)
 _UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 """Transport failures before the request left: always safe to retry."""
 
@@ -83,8 +84,9 @@ class _Unavailable(Exception):
     """A 503 answer, raised inside a retry attempt so that tenacity retries it."""
 
     def __init__(self, response: httpx.Response) -> None:
-        super().__init__(f"HTTP 503 from the service (Retry-After: "
-                         f"{response.headers.get('Retry-After', '-')})")
+        super().__init__(
+            f"HTTP 503 from the service (Retry-After: {response.headers.get('Retry-After', '-')})"
+        )
         self.response = response
 
 
@@ -105,7 +107,8 @@ def validated(model: type[M], data: Any) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         raise ValidationFailedError(
-            str(exc), errors=[dict(e) for e in exc.errors(include_url=False)]) from exc
+            str(exc), errors=[dict(e) for e in exc.errors(include_url=False)]
+        ) from exc
 
 
 @dataclass(frozen=True)
@@ -135,21 +138,29 @@ class Transport:
     def __post_init__(self) -> None:
         if httpx.URL(self.base_url).scheme not in ("http", "https"):
             raise ValidationFailedError(
-                f"base_url {self.base_url!r} must be an http:// or https:// URL of the service")
+                f"base_url {self.base_url!r} must be an http:// or https:// URL of the service"
+            )
         if self.timeout <= 0 or self.max_retries < 0 or self.max_retry_after < 0:
             raise ValidationFailedError(
-                "timeout must be > 0 and max_retries, max_retry_after >= 0 (seconds, counts)")
+                "timeout must be > 0 and max_retries, max_retry_after >= 0 (seconds, counts)"
+            )
         validate_namespace(self.namespace)
 
     def http_options(self) -> dict[str, Any]:
         """Keyword arguments of ``httpx.Client`` / ``httpx.AsyncClient``: base URL, headers
         (key, namespace) and timeout."""
-        headers = {NAMESPACE_HEADER: self.namespace, "Accept": "application/json",
-                   "User-Agent": "engrava-graph-client"}
+        headers = {
+            NAMESPACE_HEADER: self.namespace,
+            "Accept": "application/json",
+            "User-Agent": "engrava-graph-client",
+        }
         if self.api_key is not None:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        return {"base_url": self.base_url, "headers": headers,
-                "timeout": httpx.Timeout(self.timeout)}
+        return {
+            "base_url": self.base_url,
+            "headers": headers,
+            "timeout": httpx.Timeout(self.timeout),
+        }
 
     def send(self, call: Call[T]) -> Op[T]:
         """The operation that sends ``call`` (retrying as the module docstring says) and returns
@@ -162,9 +173,13 @@ class Transport:
         """
         delays: list[float] = []
         retrying = Retrying(
-            stop=stop_after_attempt(self.max_retries + 1), wait=self._wait,
+            stop=stop_after_attempt(self.max_retries + 1),
+            wait=self._wait,
             retry=retry_if_exception(lambda error: _retryable(call, error)),
-            sleep=delays.append, before_sleep=before_sleep_log(log, logging.INFO), reraise=True)
+            sleep=delays.append,
+            before_sleep=before_sleep_log(log, logging.INFO),
+            reraise=True,
+        )
         request = Exchange(call.method, call.path, call.json, call.params)
         try:
             for attempt in retrying:
@@ -181,7 +196,8 @@ class Transport:
         except httpx.TransportError as error:
             raise ServiceUnreachableError(
                 f"no answer from {self.base_url} to {call.method} {call.path} after "
-                f"{self.max_retries + 1} attempt(s): {type(error).__name__}: {error}") from error
+                f"{self.max_retries + 1} attempt(s): {type(error).__name__}: {error}"
+            ) from error
         return parse(call, answer)
 
     def _wait(self, state: RetryCallState) -> float:
@@ -192,7 +208,6 @@ class Transport:
             if delay is not None:
                 return min(delay, self.max_retry_after)
         return float(_BACKOFF(state))
-
 
 
 def _retryable(call: Call[Any], error: BaseException) -> bool:
@@ -218,4 +233,6 @@ def parse(call: Call[T], response: httpx.Response) -> T:
         raise ApiError(
             f"the answer to {call.method} {call.path} is not what this client expects ({exc}); "
             f"are the client and the service the same version?",
-            status=response.status_code, code="unexpected_answer") from exc
+            status=response.status_code,
+            code="unexpected_answer",
+        ) from exc

@@ -40,14 +40,20 @@ from engrava_graph.demo.metrics import (
     session_hit_at_k,
     session_ndcg_at_k,
 )
-from engrava_graph.search.fusion import fuse, min_max
 from engrava_graph.demo.peer import PeerStore
 from engrava_graph.model.enums import EdgeType, ThoughtType
+from engrava_graph.search.fusion import fuse, min_max
 
 PATHWAYS = ("exact", "energy", "attention")
 """The pathways ``retrieve`` can be forced to (for the routing accuracy)."""
-SYSTEMS = ("retrieve", "search_hybrid", "vector", "fusion", "engrava",
-           *(f"retrieve:{p}" for p in PATHWAYS))
+SYSTEMS = (
+    "retrieve",
+    "search_hybrid",
+    "vector",
+    "fusion",
+    "engrava",
+    *(f"retrieve:{p}" for p in PATHWAYS),
+)
 """Every system, in the order they are asked and reported."""
 OVERALL = "overall"
 NDCG_K = 5
@@ -114,15 +120,19 @@ async def reflection_members(store: Neo4jEngravaCore) -> dict[str, set[str]]:
     and CONSOLIDATED_FROM edges) when those keys are absent."""
     shown: dict[str, set[str]] = {}
     members: dict[str, set[str]] = defaultdict(set)
-    for record in await store.list_thoughts(thought_type=ThoughtType.REFLECTION.value,
-                                            limit=_LISTING_LIMIT):
+    for record in await store.list_thoughts(
+        thought_type=ThoughtType.REFLECTION.value, limit=_LISTING_LIMIT
+    ):
         members[record.thought_id].update(record.consolidated_from or [])
         dreaming = record.metadata.get("dreaming") or {}
         if dreaming.get("representative_id"):
-            shown[record.thought_id] = {dreaming["representative_id"], *filter(
-                None, str(dreaming.get("excerpt_ids") or "").split(","))}
-    for edge in await store.list_edges(edge_type=EdgeType.CONSOLIDATED_FROM,
-                                       limit=_LISTING_LIMIT * 10):
+            shown[record.thought_id] = {
+                dreaming["representative_id"],
+                *filter(None, str(dreaming.get("excerpt_ids") or "").split(",")),
+            }
+    for edge in await store.list_edges(
+        edge_type=EdgeType.CONSOLIDATED_FROM, limit=_LISTING_LIMIT * 10
+    ):
         members[edge.from_thought_id].add(edge.to_thought_id)
     return {reflection: shown.get(reflection, ids) for reflection, ids in members.items()}
 
@@ -134,20 +144,34 @@ async def evidence_map(store: Neo4jEngravaCore, conversation: Conversation) -> E
     stored = await store.list_thoughts(limit=_LISTING_LIMIT)
     turns = {t.thought_id: frozenset(evidence_of(t.metadata)) for t in stored}
     sessions = {tid: frozenset(session_id(d) for d in ev) for tid, ev in turns.items()}
-    sessions.update({t.thought_id: frozenset({t.thought_id}) for t in stored
-                     if t.metadata.get("kind") == "session"})
-    sessions.update({conversation_thought_id(store.namespace, s.conversation_id):
-                     frozenset({f"S{s.number}"}) for s in conversation.sessions_messages})
+    sessions.update(
+        {
+            t.thought_id: frozenset({t.thought_id})
+            for t in stored
+            if t.metadata.get("kind") == "session"
+        }
+    )
+    sessions.update(
+        {
+            conversation_thought_id(store.namespace, s.conversation_id): frozenset({f"S{s.number}"})
+            for s in conversation.sessions_messages
+        }
+    )
     for reflection, members in sorted((await reflection_members(store)).items()):
         turns[reflection] = frozenset().union(*(turns.get(m, frozenset()) for m in members))
-        sessions[reflection] = frozenset().union(*(sessions.get(m, frozenset())
-                                                   for m in members))
+        sessions[reflection] = frozenset().union(*(sessions.get(m, frozenset()) for m in members))
     return EvidenceMap(turns=turns, sessions=sessions)
 
 
-def system_calls(store: Neo4jEngravaCore, conversation: Conversation, top_k: int,
-                 peer: PeerStore | None = None, *, fusion: bool = False,
-                 pathways: Iterable[str] = ()) -> dict[str, Ask]:
+def system_calls(
+    store: Neo4jEngravaCore,
+    conversation: Conversation,
+    top_k: int,
+    peer: PeerStore | None = None,
+    *,
+    fusion: bool = False,
+    pathways: Iterable[str] = (),
+) -> dict[str, Ask]:
     """question text -> :class:`Ranking`, per system (``engrava`` only with a ``peer``,
     ``fusion`` when asked, ``retrieve:<p>`` for each forced pathway in ``pathways``)."""
     now = conversation.last_date + timedelta(days=1) if conversation.last_date else None
@@ -155,8 +179,12 @@ def system_calls(store: Neo4jEngravaCore, conversation: Conversation, top_k: int
     def recall(pathway: str) -> Ask:
         async def ask(q: str) -> Ranking:
             response = await store.retrieve(q, top_k=top_k, now=now, pathway=pathway)
-            return Ranking([m.thought_id for m in response.results],
-                           [m.confidence for m in response.results], str(response.pathway))
+            return Ranking(
+                [m.thought_id for m in response.results],
+                [m.confidence for m in response.results],
+                str(response.pathway),
+            )
+
         return ask
 
     async def hybrid(q: str) -> Ranking:
@@ -170,16 +198,18 @@ def system_calls(store: Neo4jEngravaCore, conversation: Conversation, top_k: int
         embedded = await store.embed_query(q)
         bm25 = await store.search_fts(q, max(FUSION_POOL, top_k))
         cosine = await store.search_similar(embedded, max(FUSION_POOL, top_k))
-        fused = fuse({"bm25": min_max(dict(bm25)), "cosine": min_max(dict(cosine))},
-                     {"bm25": 0.5, "cosine": 0.5}, top_k)
+        fused = fuse(
+            {"bm25": min_max(dict(bm25)), "cosine": min_max(dict(cosine))},
+            {"bm25": 0.5, "cosine": 0.5},
+            top_k,
+        )
         return Ranking([tid for tid, _ in fused])
 
     async def peer_search(q: str) -> Ranking:
         assert peer is not None
         return Ranking(await peer.search(q, top_k))
 
-    calls: dict[str, Ask] = {"retrieve": recall("auto"), "search_hybrid": hybrid,
-                             "vector": vector}
+    calls: dict[str, Ask] = {"retrieve": recall("auto"), "search_hybrid": hybrid, "vector": vector}
     if fusion:
         calls["fusion"] = plain_fusion
     if peer is not None:
@@ -189,8 +219,12 @@ def system_calls(store: Neo4jEngravaCore, conversation: Conversation, top_k: int
     return calls
 
 
-async def ask_all(conversation: Conversation, calls: Mapping[str, Ask], evidence: EvidenceMap,
-                  advance: Callable[[int], None] | None = None) -> list[Answer]:
+async def ask_all(
+    conversation: Conversation,
+    calls: Mapping[str, Ask],
+    evidence: EvidenceMap,
+    advance: Callable[[int], None] | None = None,
+) -> list[Answer]:
     """Every question of ``conversation`` through every system, one call at a time.
 
     Each system first answers the first question once, untimed (warm-up: model load, caches).
@@ -207,14 +241,21 @@ async def ask_all(conversation: Conversation, calls: Mapping[str, Ask], evidence
             ranking = await ask(question.question)
             elapsed_ms = (time.perf_counter() - began) * 1000.0
             ranked = ranking.ids
-            answers.append(Answer(
-                system=system, conversation=conversation.sample_id, category=question.category,
-                evidence=frozenset(question.evidence), ranked=tuple(ranked),
-                turns=tuple(evidence.turns.get(t, frozenset()) for t in ranked),
-                sessions=tuple(evidence.sessions.get(t, frozenset()) for t in ranked),
-                latency_ms=elapsed_ms, question=index,
-                confidences=None if ranking.confidences is None else tuple(ranking.confidences),
-                pathway=ranking.pathway))
+            answers.append(
+                Answer(
+                    system=system,
+                    conversation=conversation.sample_id,
+                    category=question.category,
+                    evidence=frozenset(question.evidence),
+                    ranked=tuple(ranked),
+                    turns=tuple(evidence.turns.get(t, frozenset()) for t in ranked),
+                    sessions=tuple(evidence.sessions.get(t, frozenset()) for t in ranked),
+                    latency_ms=elapsed_ms,
+                    question=index,
+                    confidences=None if ranking.confidences is None else tuple(ranking.confidences),
+                    pathway=ranking.pathway,
+                )
+            )
         if advance is not None:
             advance(1)
     return answers
@@ -229,21 +270,32 @@ def _scores(answers: list[Answer], top_k: int) -> dict[str, Any]:
     gold_sessions = [frozenset(session_id(e) for e in a.evidence) for a in answers]
     return {
         "questions": len(answers),
-        "recall_at_k": [_mean(evidence_recall_at_k(a.turns, a.evidence, k) for a in answers)
-                        for k in range(1, top_k + 1)],
-        "session_hit_at_k": [_mean(session_hit_at_k(a.sessions, g, k)
-                                   for a, g in zip(answers, gold_sessions, strict=True))
-                             for k in range(1, top_k + 1)],
-        f"session_ndcg_at_{NDCG_K}": _mean(session_ndcg_at_k(a.sessions, g, NDCG_K)
-                                           for a, g in zip(answers, gold_sessions, strict=True)),
+        "recall_at_k": [
+            _mean(evidence_recall_at_k(a.turns, a.evidence, k) for a in answers)
+            for k in range(1, top_k + 1)
+        ],
+        "session_hit_at_k": [
+            _mean(
+                session_hit_at_k(a.sessions, g, k)
+                for a, g in zip(answers, gold_sessions, strict=True)
+            )
+            for k in range(1, top_k + 1)
+        ],
+        f"session_ndcg_at_{NDCG_K}": _mean(
+            session_ndcg_at_k(a.sessions, g, NDCG_K)
+            for a, g in zip(answers, gold_sessions, strict=True)
+        ),
     }
 
 
 def categories_of(answers: Iterable[Answer]) -> list[str]:
     """The categories present, in LoCoMo's order, then :data:`OVERALL`."""
     present = {a.category for a in answers}
-    return [c for c in CATEGORIES.values() if c in present] + sorted(
-        present - set(CATEGORIES.values())) + [OVERALL]
+    return (
+        [c for c in CATEGORIES.values() if c in present]
+        + sorted(present - set(CATEGORIES.values()))
+        + [OVERALL]
+    )
 
 
 def summarize(answers: list[Answer], top_k: int) -> dict[str, Any]:
@@ -261,18 +313,37 @@ def summarize(answers: list[Answer], top_k: int) -> dict[str, Any]:
         by_system[answer.system].append(answer)
     systems = [s for s in SYSTEMS if s in by_system]
     categories = categories_of(answers)
-    scores = {s: {c: _scores([a for a in by_system[s] if c in (OVERALL, a.category)], top_k)
-                  for c in categories} for s in systems}
-    latency = {s: {**{k: round(v, 3) for k, v in
-                      percentiles([a.latency_ms for a in by_system[s]]).items()},
-                   "n": len(by_system[s])} for s in systems}
-    digests = {s: hashlib.sha256("\n".join(
-        f"{a.conversation}\t{','.join(a.ranked)}" for a in by_system[s]).encode()).hexdigest()
-        for s in systems}
+    scores = {
+        s: {
+            c: _scores([a for a in by_system[s] if c in (OVERALL, a.category)], top_k)
+            for c in categories
+        }
+        for s in systems
+    }
+    latency = {
+        s: {
+            **{
+                k: round(v, 3) for k, v in percentiles([a.latency_ms for a in by_system[s]]).items()
+            },
+            "n": len(by_system[s]),
+        }
+        for s in systems
+    }
+    digests = {
+        s: hashlib.sha256(
+            "\n".join(f"{a.conversation}\t{','.join(a.ranked)}" for a in by_system[s]).encode()
+        ).hexdigest()
+        for s in systems
+    }
     samples = {s: [round(a.latency_ms, 2) for a in by_system[s]] for s in systems}
-    return {"scores": scores, "latency_ms": latency, "latency_samples_ms": samples,
-            "rankings_sha256": digests, "calibration": retrieve_calibration(by_system["retrieve"]),
-            "routing": routing(answers)}
+    return {
+        "scores": scores,
+        "latency_ms": latency,
+        "latency_samples_ms": samples,
+        "rankings_sha256": digests,
+        "calibration": retrieve_calibration(by_system["retrieve"]),
+        "routing": routing(answers),
+    }
 
 
 def retrieve_calibration(answers: Iterable[Answer]) -> dict[str, Any]:
@@ -300,7 +371,12 @@ def routing(answers: Iterable[Answer]) -> dict[str, Any] | None:
         auto = systems.get("retrieve")
         if auto is None or auto.pathway is None or any(a is None for a in forced.values()):
             continue
-        recalls.append({p: evidence_recall_at_k(a.turns, a.evidence, ROUTING_K)
-                        for p, a in forced.items() if a is not None})
+        recalls.append(
+            {
+                p: evidence_recall_at_k(a.turns, a.evidence, ROUTING_K)
+                for p, a in forced.items()
+                if a is not None
+            }
+        )
         chosen.append(auto.pathway)
     return routing_accuracy(recalls, chosen) if chosen else None

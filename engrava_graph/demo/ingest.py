@@ -63,12 +63,16 @@ class IngestResult:
 
     def describe(self) -> str:
         """One line for the console."""
-        what = {IngestStatus.INGESTED: "ingested into a new namespace",
-                IngestStatus.REUSED: "already ingested (same fingerprint), reusing",
-                IngestStatus.REPLACED: "stored copy differed or was incomplete: deleted the "
-                                       "namespace and ingested again"}[self.status]
-        return (f"{self.namespace}: {what} ({self.thoughts} thoughts, {self.edges} edges, "
-                f"{self.seconds:.1f} s)")
+        what = {
+            IngestStatus.INGESTED: "ingested into a new namespace",
+            IngestStatus.REUSED: "already ingested (same fingerprint), reusing",
+            IngestStatus.REPLACED: "stored copy differed or was incomplete: deleted the "
+            "namespace and ingested again",
+        }[self.status]
+        return (
+            f"{self.namespace}: {what} ({self.thoughts} thoughts, {self.edges} edges, "
+            f"{self.seconds:.1f} s)"
+        )
 
 
 def ingest_size(conversation: Conversation, mode: IngestMode) -> int:
@@ -78,9 +82,14 @@ def ingest_size(conversation: Conversation, mode: IngestMode) -> int:
     return len(conversation.thoughts)
 
 
-async def ingest_conversation(store: Neo4jEngravaCore, conversation: Conversation, *,
-                              mode: IngestMode = IngestMode.OBSERVATIONS, fresh: bool = False,
-                              advance: Callable[[int], None] | None = None) -> IngestResult:
+async def ingest_conversation(
+    store: Neo4jEngravaCore,
+    conversation: Conversation,
+    *,
+    mode: IngestMode = IngestMode.OBSERVATIONS,
+    fresh: bool = False,
+    advance: Callable[[int], None] | None = None,
+) -> IngestResult:
     """Store ``conversation`` in ``store``'s namespace unless an identical copy is there.
 
     ``turns``: each session through ``add_messages`` (one transaction and one provider batch
@@ -120,7 +129,7 @@ async def ingest_conversation(store: Neo4jEngravaCore, conversation: Conversatio
                 advance(len(session.messages))
     else:
         for start in range(0, len(conversation.thoughts), CHUNK):
-            chunk = conversation.thoughts[start:start + CHUNK]
+            chunk = conversation.thoughts[start : start + CHUNK]
             await store.bulk_store(chunk)
             if advance is not None:
                 advance(len(chunk))
@@ -129,9 +138,15 @@ async def ingest_conversation(store: Neo4jEngravaCore, conversation: Conversatio
     return await _result(store, conversation, status, began)
 
 
-async def _result(store: Neo4jEngravaCore, conversation: Conversation, status: IngestStatus,
-                  began: float) -> IngestResult:
+async def _result(
+    store: Neo4jEngravaCore, conversation: Conversation, status: IngestStatus, began: float
+) -> IngestResult:
     thoughts = await store.count_thoughts(include_expired=True)
     edges = len(await store.list_edges(limit=100_000))
-    return IngestResult(namespace=store.namespace, status=status, thoughts=thoughts,
-                        edges=edges, seconds=time.perf_counter() - began)
+    return IngestResult(
+        namespace=store.namespace,
+        status=status,
+        thoughts=thoughts,
+        edges=edges,
+        seconds=time.perf_counter() - began,
+    )

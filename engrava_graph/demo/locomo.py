@@ -29,8 +29,10 @@ from engrava_graph.model.errors import DatasetError
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _DIA_RE = re.compile(r"D\d+:\d+")
 _SESSION_RE = re.compile(r"^session_(\d+)$")
-WHERE_TO_GET = ("LoCoMo is the file data/locomo10.json of the public snap-research/LoCoMo "
-                "repository on GitHub (CC BY-NC 4.0); download it and pass its path.")
+WHERE_TO_GET = (
+    "LoCoMo is the file data/locomo10.json of the public snap-research/LoCoMo "
+    "repository on GitHub (CC BY-NC 4.0); download it and pass its path."
+)
 LOADER_VERSION = 1
 """Bumped whenever the records built from an entry change, so stored copies stop matching."""
 TUNING_BLOCK = ("conv-26", "conv-30", "conv-41", "conv-42")
@@ -41,8 +43,13 @@ HELD_OUT_BLOCK = ("conv-43", "conv-44", "conv-47")
 
 def block_of(sample_id: str) -> str:
     """``"tuning"``, ``"held-out"`` or ``"other"`` (a conversation outside both blocks)."""
-    return ("tuning" if sample_id in TUNING_BLOCK else
-            "held-out" if sample_id in HELD_OUT_BLOCK else "other")
+    return (
+        "tuning"
+        if sample_id in TUNING_BLOCK
+        else "held-out"
+        if sample_id in HELD_OUT_BLOCK
+        else "other"
+    )
 
 
 @dataclass(frozen=True)
@@ -117,8 +124,13 @@ def session_id(dia_id: str) -> str:
 
 
 def _edge(source: str, target: str, edge_type: EdgeType, cycle: int) -> EdgeRecord:
-    return EdgeRecord(edge_id=f"{edge_type.value}:{source}->{target}", from_thought_id=source,
-                      to_thought_id=target, edge_type=edge_type, created_cycle=cycle)
+    return EdgeRecord(
+        edge_id=f"{edge_type.value}:{source}->{target}",
+        from_thought_id=source,
+        to_thought_id=target,
+        edge_type=edge_type,
+        created_cycle=cycle,
+    )
 
 
 def fingerprint(sample: dict) -> str:
@@ -137,40 +149,70 @@ def _sessions(conv: dict) -> Iterator[tuple[int, datetime, list[dict]]]:
 
 def turn_text(turn: dict) -> str:
     """A turn's text with its image caption (``"... [shares an image: <caption>]"``)."""
-    return turn["text"] + (f" [shares an image: {turn['blip_caption']}]"
-                           if turn.get("blip_caption") else "")
+    return turn["text"] + (
+        f" [shares an image: {turn['blip_caption']}]" if turn.get("blip_caption") else ""
+    )
 
 
 def _turn_message(turn: dict, number: int, when: datetime) -> Message:
-    return Message(speaker=turn["speaker"], content=turn_text(turn), timestamp=when,
-                   message_id=turn["dia_id"],
-                   metadata={"dia_id": turn["dia_id"], "session": number})
+    return Message(
+        speaker=turn["speaker"],
+        content=turn_text(turn),
+        timestamp=when,
+        message_id=turn["dia_id"],
+        metadata={"dia_id": turn["dia_id"], "session": number},
+    )
 
 
 def _turn_thought(turn: dict, number: int, when: datetime) -> ThoughtRecord:
     line = f"{turn['speaker']}: {turn['text']}"
     content = f"{turn['speaker']}: {turn_text(turn)}"
     return ThoughtRecord(
-        thought_id=turn["dia_id"], thought_type=ThoughtType.NOTE, essence=clip(line),
-        content=content, source="locomo", created_cycle=number, updated_cycle=number,
+        thought_id=turn["dia_id"],
+        thought_type=ThoughtType.NOTE,
+        essence=clip(line),
+        content=content,
+        source="locomo",
+        created_cycle=number,
+        updated_cycle=number,
         valid_from=when,
-        metadata={"kind": "turn", "speaker": turn["speaker"], "session": number,
-                  "dia_id": turn["dia_id"]})
+        metadata={
+            "kind": "turn",
+            "speaker": turn["speaker"],
+            "session": number,
+            "dia_id": turn["dia_id"],
+        },
+    )
 
 
-def _observations(sample: dict, dates: dict[int, datetime]) -> Iterator[tuple[ThoughtRecord, list[str]]]:
+def _observations(
+    sample: dict, dates: dict[int, datetime]
+) -> Iterator[tuple[ThoughtRecord, list[str]]]:
     for key, by_speaker in (sample.get("observation") or {}).items():
         number = int(key.split("_")[1])
         for speaker, items in by_speaker.items():
             for index, (text, evidence) in enumerate(items):
                 sources = list(dict.fromkeys(_DIA_RE.findall(str(evidence))))
                 when = dates[number]
-                yield ThoughtRecord(
-                    thought_id=f"O{number}:{speaker}:{index}", thought_type=ThoughtType.OBSERVATION,
-                    essence=clip(text), content=text, source="locomo-observation",
-                    created_cycle=number, updated_cycle=number, valid_from=when,
-                    metadata={"kind": "observation", "speaker": speaker, "session": number,
-                              "dia_id": ",".join(sources)}), sources
+                yield (
+                    ThoughtRecord(
+                        thought_id=f"O{number}:{speaker}:{index}",
+                        thought_type=ThoughtType.OBSERVATION,
+                        essence=clip(text),
+                        content=text,
+                        source="locomo-observation",
+                        created_cycle=number,
+                        updated_cycle=number,
+                        valid_from=when,
+                        metadata={
+                            "kind": "observation",
+                            "speaker": speaker,
+                            "session": number,
+                            "dia_id": ",".join(sources),
+                        },
+                    ),
+                    sources,
+                )
 
 
 def load_conversation(sample: dict) -> Conversation:
@@ -183,16 +225,28 @@ def load_conversation(sample: dict) -> Conversation:
     for number, when, turns in sorted(_sessions(conv)):
         dates[number] = when
         sid = f"S{number}"
-        out.thoughts.append(ThoughtRecord(
-            thought_id=sid, thought_type=ThoughtType.NOTE,
-            essence=f"Session {number}: {conv['speaker_a']} and {conv['speaker_b']} talk "
-                    f"({when:%d %B %Y})",
-            content=f"Conversation session {number} on {when:%d %B %Y %H:%M}", source="locomo",
-            created_cycle=number, updated_cycle=number, valid_from=when,
-            metadata={"kind": "session", "session": number}))
-        out.sessions_messages.append(Session(
-            conversation_id=f"session_{number}", number=number, date=when,
-            messages=tuple(_turn_message(turn, number, when) for turn in turns)))
+        out.thoughts.append(
+            ThoughtRecord(
+                thought_id=sid,
+                thought_type=ThoughtType.NOTE,
+                essence=f"Session {number}: {conv['speaker_a']} and {conv['speaker_b']} talk "
+                f"({when:%d %B %Y})",
+                content=f"Conversation session {number} on {when:%d %B %Y %H:%M}",
+                source="locomo",
+                created_cycle=number,
+                updated_cycle=number,
+                valid_from=when,
+                metadata={"kind": "session", "session": number},
+            )
+        )
+        out.sessions_messages.append(
+            Session(
+                conversation_id=f"session_{number}",
+                number=number,
+                date=when,
+                messages=tuple(_turn_message(turn, number, when) for turn in turns),
+            )
+        )
         for turn in turns:
             out.thoughts.append(_turn_thought(turn, number, when))
             turn_ids.add(turn["dia_id"])
@@ -201,16 +255,22 @@ def load_conversation(sample: dict) -> Conversation:
         out.thoughts.append(record)
         for source in sources:
             if source in turn_ids:
-                out.edges.append(_edge(record.thought_id, source, EdgeType.DERIVED_FROM,
-                                       record.created_cycle))
+                out.edges.append(
+                    _edge(record.thought_id, source, EdgeType.DERIVED_FROM, record.created_cycle)
+                )
     out.last_date = max(dates.values()) if dates else None
     out.sessions = max(dates, default=0)
     for qa in sample.get("qa", []):
         evidence = tuple(e for item in qa.get("evidence", []) for e in _DIA_RE.findall(item))
         if evidence:
-            out.questions.append(Question(
-                question=qa["question"], category=CATEGORIES.get(qa["category"], "other"),
-                evidence=evidence, answer=str(qa.get("answer", qa.get("adversarial_answer", "")))))
+            out.questions.append(
+                Question(
+                    question=qa["question"],
+                    category=CATEGORIES.get(qa["category"], "other"),
+                    evidence=evidence,
+                    answer=str(qa.get("answer", qa.get("adversarial_answer", ""))),
+                )
+            )
     return out
 
 
@@ -226,10 +286,15 @@ def load_dataset(path: str | Path) -> list[Conversation]:
         raise DatasetError(f"{path} does not exist. {WHERE_TO_GET}") from exc
     except (OSError, ValueError) as exc:
         raise DatasetError(f"{path} cannot be read as JSON ({exc}). {WHERE_TO_GET}") from exc
-    if not isinstance(data, list) or not data or not all(
-            isinstance(s, dict) and {"sample_id", "conversation"} <= s.keys() for s in data):
-        raise DatasetError(f"{path} is not a LoCoMo data file (a JSON list of conversations, "
-                           f"each with sample_id and conversation). {WHERE_TO_GET}")
+    if (
+        not isinstance(data, list)
+        or not data
+        or not all(isinstance(s, dict) and {"sample_id", "conversation"} <= s.keys() for s in data)
+    ):
+        raise DatasetError(
+            f"{path} is not a LoCoMo data file (a JSON list of conversations, "
+            f"each with sample_id and conversation). {WHERE_TO_GET}"
+        )
     return [load_conversation(sample) for sample in data]
 
 

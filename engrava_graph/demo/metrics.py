@@ -45,12 +45,16 @@ def percentiles(values_ms: Sequence[float]) -> dict[str, float]:
     if not values_ms:
         return {"p50": 0.0, "p95": 0.0, "mean": 0.0}
     arr = np.asarray(values_ms, dtype=float)
-    return {"p50": float(np.percentile(arr, 50)), "p95": float(np.percentile(arr, 95)),
-            "mean": float(arr.mean())}
+    return {
+        "p50": float(np.percentile(arr, 50)),
+        "p95": float(np.percentile(arr, 95)),
+        "mean": float(arr.mean()),
+    }
 
 
-def calibration(confidences: Sequence[float], correct: Sequence[bool],
-                bins: int = 10) -> dict[str, object]:
+def calibration(
+    confidences: Sequence[float], correct: Sequence[bool], bins: int = 10
+) -> dict[str, object]:
     """Expected calibration error (Guo et al. 2017) over ``bins`` equal-width confidence bins.
 
     Args:
@@ -74,13 +78,21 @@ def calibration(confidences: Sequence[float], correct: Sequence[bool],
         accuracy = float(hits[members].mean()) if n else None
         if n:
             ece += n / len(conf) * abs(accuracy - mean_conf)  # type: ignore[operator]
-        table.append({"low": b / bins, "high": (b + 1) / bins, "n": n,
-                      "confidence": mean_conf, "accuracy": accuracy})
+        table.append(
+            {
+                "low": b / bins,
+                "high": (b + 1) / bins,
+                "n": n,
+                "confidence": mean_conf,
+                "accuracy": accuracy,
+            }
+        )
     return {"ece": round(ece, 6), "results": int(len(conf)), "bins": table}
 
 
-def routing_accuracy(recall_by_pathway: Sequence[dict[str, float]],
-                     chosen: Sequence[str]) -> dict[str, object]:
+def routing_accuracy(
+    recall_by_pathway: Sequence[dict[str, float]], chosen: Sequence[str]
+) -> dict[str, object]:
     """How often the router picks a pathway that gives the best recall.
 
     Args:
@@ -106,7 +118,11 @@ def routing_accuracy(recall_by_pathway: Sequence[dict[str, float]],
         for p in best:
             best_counts[p] = best_counts.get(p, 0) + 1
         correct += pick in best
-    return {"questions": len(chosen), "differing": differing, "correct": correct,
-            "accuracy": round(correct / differing, 6) if differing else 0.0,
-            "best_counts": dict(sorted(best_counts.items())),
-            "chosen_counts": dict(sorted(chosen_counts.items()))}
+    return {
+        "questions": len(chosen),
+        "differing": differing,
+        "correct": correct,
+        "accuracy": round(correct / differing, 6) if differing else 0.0,
+        "best_counts": dict(sorted(best_counts.items())),
+        "chosen_counts": dict(sorted(chosen_counts.items())),
+    }

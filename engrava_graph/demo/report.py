@@ -47,24 +47,31 @@ def score_table(figures: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the score table: one row per category and system (overall last)."""
     top_k = figures["meta"]["top_k"]
     cuts = [k for k in _RECALL_CUTS if k <= top_k]
-    headers = (["category", "system", "questions"] + [f"R@{k}" for k in cuts]
-               + ["S-hit@1", f"S-NDCG@{NDCG_K}"])
+    headers = (
+        ["category", "system", "questions"]
+        + [f"R@{k}" for k in cuts]
+        + ["S-hit@1", f"S-NDCG@{NDCG_K}"]
+    )
     scores = figures["scores"]
     categories = list(next(iter(scores.values()))) if scores else []
     rows = []
     for category in categories:
         for system, by_category in scores.items():
             s = by_category[category]
-            rows.append([category, system, str(s["questions"])]
-                        + [f"{s['recall_at_k'][k - 1]:.3f}" for k in cuts]
-                        + [f"{s['session_hit_at_k'][0]:.3f}", f"{s[f'session_ndcg_at_{NDCG_K}']:.3f}"])
+            rows.append(
+                [category, system, str(s["questions"])]
+                + [f"{s['recall_at_k'][k - 1]:.3f}" for k in cuts]
+                + [f"{s['session_hit_at_k'][0]:.3f}", f"{s[f'session_ndcg_at_{NDCG_K}']:.3f}"]
+            )
     return headers, rows
 
 
 def latency_table(figures: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the latency table (milliseconds per call)."""
-    rows = [[system, f"{v['p50']:.1f}", f"{v['p95']:.1f}", f"{v['mean']:.1f}", str(v["n"])]
-            for system, v in figures["latency_ms"].items()]
+    rows = [
+        [system, f"{v['p50']:.1f}", f"{v['p95']:.1f}", f"{v['mean']:.1f}", str(v["n"])]
+        for system, v in figures["latency_ms"].items()
+    ]
     return ["system", "p50 ms", "p95 ms", "mean ms", "calls"], rows
 
 
@@ -75,8 +82,9 @@ def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def rich_table(title: str, headers: list[str], rows: list[list[str]], *,
-               grouped: bool = False) -> Table:
+def rich_table(
+    title: str, headers: list[str], rows: list[list[str]], *, grouped: bool = False
+) -> Table:
     """The same table for the terminal; ``grouped``: a rule where the first column changes."""
     table = Table(title=title, title_justify="left")
     for header in headers:
@@ -90,23 +98,33 @@ def summary_markdown(figures: dict[str, Any]) -> str:
     """``summary.md``: what was run, the score table and the latency table."""
     meta = figures["meta"]
     load = meta["machine"]["load_avg_1_5_15_before"]
-    run = (f"{meta['date']}: {len(meta['conversations'])} conversations "
-           f"({', '.join(meta['conversations'])}), {meta['questions']} questions, "
-           f"{meta['thoughts']} thoughts; top_k {meta['top_k']}; embedder {meta['embedder']}; "
-           f"{meta['machine']['cpus']} CPUs, load average {load[0]} at start; "
-           f"wall time {meta['wall_seconds']} s.")
-    legend = ("R@k = evidence recall at k (turn level); S-hit@1 = the first result lies in an "
-              f"evidence session; S-NDCG@{NDCG_K} = session-level NDCG (see docs/benchmarks.md).")
+    run = (
+        f"{meta['date']}: {len(meta['conversations'])} conversations "
+        f"({', '.join(meta['conversations'])}), {meta['questions']} questions, "
+        f"{meta['thoughts']} thoughts; top_k {meta['top_k']}; embedder {meta['embedder']}; "
+        f"{meta['machine']['cpus']} CPUs, load average {load[0]} at start; "
+        f"wall time {meta['wall_seconds']} s."
+    )
+    legend = (
+        "R@k = evidence recall at k (turn level); S-hit@1 = the first result lies in an "
+        f"evidence session; S-NDCG@{NDCG_K} = session-level NDCG (see docs/benchmarks.md)."
+    )
     parts = [
-        "# LoCoMo retrieval (engrava-graph demo)", run, legend,
+        "# LoCoMo retrieval (engrava-graph demo)",
+        run,
+        legend,
         markdown_table(*score_table(figures)),
         "Latency per call (query embedding included):",
         markdown_table(*latency_table(figures)),
         *routing_lines(figures),
     ]
     for block, block_figures in block_sections(figures):
-        parts += [f"## {block} block", markdown_table(*score_table(block_figures)),
-                  markdown_table(*latency_table(block_figures)), *routing_lines(block_figures)]
+        parts += [
+            f"## {block} block",
+            markdown_table(*score_table(block_figures)),
+            markdown_table(*latency_table(block_figures)),
+            *routing_lines(block_figures),
+        ]
     return "\n\n".join(parts) + "\n"
 
 
@@ -114,8 +132,10 @@ def block_sections(figures: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """``[(block, its figures with the run's meta)]`` for each LoCoMo block of the run
     (``tuning``, ``held-out``, ``other``; ``figures["blocks"]``), ready for the table
     functions."""
-    return [(block, {**summary, "meta": figures["meta"]})
-            for block, summary in (figures.get("blocks") or {}).items()]
+    return [
+        (block, {**summary, "meta": figures["meta"]})
+        for block, summary in (figures.get("blocks") or {}).items()
+    ]
 
 
 def _recall_plot(figures: dict[str, Any], path: Path) -> None:
@@ -124,20 +144,22 @@ def _recall_plot(figures: dict[str, Any], path: Path) -> None:
     categories = [OVERALL] + [c for c in categories if c != OVERALL]
     cols = 3
     rows = -(-len(categories) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False,
-                             sharey=True)
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False, sharey=True
+    )
     ks = list(range(1, figures["meta"]["top_k"] + 1))
     for ax, category in zip(axes.flat, categories, strict=False):
         for system, by_category in scores.items():
-            ax.plot(ks, by_category[category]["recall_at_k"], marker="o", markersize=3,
-                    label=system)
+            ax.plot(
+                ks, by_category[category]["recall_at_k"], marker="o", markersize=3, label=system
+            )
         n = next(iter(scores.values()))[category]["questions"]
         ax.set_title(f"{category} ({n} questions)")
         ax.set_xlabel("k")
         ax.set_xticks(ks)
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
-    for ax in axes.flat[len(categories):]:
+    for ax in axes.flat[len(categories) :]:
         ax.axis("off")
     axes[0][0].set_ylabel("evidence recall@k")
     axes[0][0].legend(loc="lower right", fontsize="small")
@@ -150,8 +172,7 @@ def _recall_plot(figures: dict[str, Any], path: Path) -> None:
 def _latency_plot(figures: dict[str, Any], path: Path) -> None:
     samples = figures["latency_samples_ms"]
     fig, ax = plt.subplots(figsize=(7.5, 4))
-    ax.boxplot(list(samples.values()), tick_labels=list(samples), whis=(5, 95),
-               showfliers=False)
+    ax.boxplot(list(samples.values()), tick_labels=list(samples), whis=(5, 95), showfliers=False)
     for i, system in enumerate(samples, start=1):
         p50 = figures["latency_ms"][system]["p50"]
         ax.annotate(f"p50 {p50:.0f} ms", (i + 0.27, p50), va="center", fontsize="small")
@@ -173,12 +194,15 @@ def routing_lines(figures: dict[str, Any]) -> list[str]:
             f"routing: auto picked a best pathway (by R@10) for {routing['correct']} of "
             f"{routing['differing']} questions where the forced pathways differ "
             f"(accuracy {routing['accuracy']:.3f}; {routing['questions']} questions); best "
-            f"counts {routing['best_counts']}; auto chose {routing['chosen_counts']}")
+            f"counts {routing['best_counts']}; auto chose {routing['chosen_counts']}"
+        )
     calibration = figures.get("calibration")
     if calibration and calibration["results"]:
-        lines.append(f"calibration: expected calibration error of retrieve's confidence "
-                     f"{calibration['ece']:.3f} over {calibration['results']} results "
-                     f"(10 bins; right = the result stands for an evidence turn)")
+        lines.append(
+            f"calibration: expected calibration error of retrieve's confidence "
+            f"{calibration['ece']:.3f} over {calibration['results']} results "
+            f"(10 bins; right = the result stands for an evidence turn)"
+        )
     return lines
 
 
@@ -190,8 +214,12 @@ def reliability_plot(calibrations: dict[str, dict[str, Any]], path: Path) -> Non
     ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect calibration")
     for label, calibration in calibrations.items():
         bins = [b for b in calibration["bins"] if b["n"]]
-        ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], marker="o",
-                label=f"{label} (ECE {calibration['ece']:.3f}, n={calibration['results']})")
+        ax.plot(
+            [b["confidence"] for b in bins],
+            [b["accuracy"] for b in bins],
+            marker="o",
+            label=f"{label} (ECE {calibration['ece']:.3f}, n={calibration['results']})",
+        )
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("confidence (mean of the bin)")
@@ -207,17 +235,22 @@ def reliability_plot(calibrations: dict[str, dict[str, Any]], path: Path) -> Non
 def write_report(directory: Path, figures: dict[str, Any]) -> ReportFiles:
     """Write the report files into ``directory`` (created; existing files replaced)."""
     directory.mkdir(parents=True, exist_ok=True)
-    files = ReportFiles(directory=directory, figures=directory / "figures.json",
-                        summary=directory / "summary.md",
-                        recall_plot=directory / "recall_at_k.png",
-                        latency_plot=directory / "latency.png")
-    files.figures.write_text(json.dumps(figures, indent=1, default=str) + "\n",
-                             encoding="utf-8")
+    files = ReportFiles(
+        directory=directory,
+        figures=directory / "figures.json",
+        summary=directory / "summary.md",
+        recall_plot=directory / "recall_at_k.png",
+        latency_plot=directory / "latency.png",
+    )
+    files.figures.write_text(json.dumps(figures, indent=1, default=str) + "\n", encoding="utf-8")
     files.summary.write_text(summary_markdown(figures), encoding="utf-8")
     _recall_plot(figures, files.recall_plot)
     _latency_plot(figures, files.latency_plot)
-    calibrations = {block: f["calibration"] for block, f in block_sections(figures)
-                    if (f.get("calibration") or {}).get("results")}
+    calibrations = {
+        block: f["calibration"]
+        for block, f in block_sections(figures)
+        if (f.get("calibration") or {}).get("results")
+    }
     if calibrations:
         files = dataclasses.replace(files, reliability_plot=directory / "reliability.png")
         reliability_plot(calibrations, files.reliability_plot)  # type: ignore[arg-type]

@@ -40,8 +40,9 @@ class SimilarityGraph:
     weight: np.ndarray
 
     @classmethod
-    def from_pairs(cls, n: int, a: Sequence[int], b: Sequence[int],
-                   weight: Sequence[float]) -> SimilarityGraph:
+    def from_pairs(
+        cls, n: int, a: Sequence[int], b: Sequence[int], weight: Sequence[float]
+    ) -> SimilarityGraph:
         """Normalise directed, possibly repeated pairs: self-pairs dropped, each unordered pair
         kept once with its highest weight."""
         lo = np.minimum(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
@@ -90,8 +91,9 @@ def _components(graph: SimilarityGraph) -> list[list[int]]:
     return [g for g in groups.values() if len(g) > 1]
 
 
-def _label_propagation(nodes: list[int], adjacency: dict[int, list[tuple[int, float]]],
-                       seed: int) -> list[list[int]]:
+def _label_propagation(
+    nodes: list[int], adjacency: dict[int, list[tuple[int, float]]], seed: int
+) -> list[list[int]]:
     labels = {node: node for node in nodes}
     order = sorted(nodes)
     rng = random.Random(seed)
@@ -116,8 +118,9 @@ def _label_propagation(nodes: list[int], adjacency: dict[int, list[tuple[int, fl
     return list(groups.values())
 
 
-def cluster(graph: SimilarityGraph, *, min_size: int, max_size: int | None,
-            seed: int) -> Clustering:
+def cluster(
+    graph: SimilarityGraph, *, min_size: int, max_size: int | None, seed: int
+) -> Clustering:
     """Bounded clusters of ``graph`` (see the module docstring).
 
     Args:
@@ -135,8 +138,9 @@ def cluster(graph: SimilarityGraph, *, min_size: int, max_size: int | None,
         if max_size is not None and len(component) > max_size:
             if adjacency is None:
                 adjacency = defaultdict(list)
-                for x, y, w in zip(graph.a.tolist(), graph.b.tolist(), graph.weight.tolist(),
-                                   strict=True):
+                for x, y, w in zip(
+                    graph.a.tolist(), graph.b.tolist(), graph.weight.tolist(), strict=True
+                ):
                     adjacency[x].append((y, w))
                     adjacency[y].append((x, w))
             groups = _label_propagation(component, adjacency, seed)
@@ -168,8 +172,14 @@ class ClusterEdges:
     def of(self, index: int) -> list[tuple[int, int, float]]:
         """The edges inside cluster ``index``."""
         lo, hi = np.searchsorted(self._owner, [index, index + 1])
-        return list(zip(self._a[lo:hi].tolist(), self._b[lo:hi].tolist(),
-                        self._w[lo:hi].tolist(), strict=True))
+        return list(
+            zip(
+                self._a[lo:hi].tolist(),
+                self._b[lo:hi].tolist(),
+                self._w[lo:hi].tolist(),
+                strict=True,
+            )
+        )
 
 
 def cluster_key(member_ids: Sequence[str]) -> str:

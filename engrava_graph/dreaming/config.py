@@ -19,7 +19,10 @@ from engrava_graph.model.enums import Priority, ThoughtType
 #: Peer defaults (``engrava.config._DEFAULT_DREAMING_SIGNALS``) restricted to the four signals
 #: our records carry data for; the pass renormalises over the signals active in each run.
 DEFAULT_DREAMING_SIGNALS: dict[str, float] = {
-    "recency": 0.25, "confirmation": 0.20, "confidence": 0.15, "frequency": 0.20,
+    "recency": 0.25,
+    "confirmation": 0.20,
+    "confidence": 0.15,
+    "frequency": 0.20,
 }
 
 _FROZEN = ConfigDict(frozen=True)
@@ -63,7 +66,8 @@ class DreamingGates(BoundedModel):
         if self.max_cluster_size is not None and self.max_cluster_size < self.min_cluster_size:
             raise ValueError(
                 f"max_cluster_size ({self.max_cluster_size}) must be >= min_cluster_size "
-                f"({self.min_cluster_size})")
+                f"({self.min_cluster_size})"
+            )
         return self
 
 
@@ -139,8 +143,9 @@ class DreamingConfig(BoundedModel):
     def _check_signals(self) -> Self:
         unknown = sorted(set(self.signals) - set(DEFAULT_DREAMING_SIGNALS))
         if unknown:
-            raise ValueError(f"unknown dreaming signals {unknown}; known: "
-                             f"{sorted(DEFAULT_DREAMING_SIGNALS)}")
+            raise ValueError(
+                f"unknown dreaming signals {unknown}; known: {sorted(DEFAULT_DREAMING_SIGNALS)}"
+            )
         if any(w < 0 for w in self.signals.values()):
             raise ValueError("signal weights must be >= 0")
         return self

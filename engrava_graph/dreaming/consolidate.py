@@ -145,10 +145,14 @@ def run_identity(namespace: str, current_cycle: int, config: DreamingConfig) -> 
 
 def _settings(config: DreamingConfig) -> dict[str, Any]:
     gates = config.gates
-    return {"similarity_threshold": config.similarity_threshold,
-            "neighbours_k": config.neighbours_k, "min_cluster_size": gates.min_cluster_size,
-            "max_cluster_size": gates.max_cluster_size, "min_age_cycles": gates.min_age_cycles,
-            "thought_types": [t.value for t in gates.thought_types]}
+    return {
+        "similarity_threshold": config.similarity_threshold,
+        "neighbours_k": config.neighbours_k,
+        "min_cluster_size": gates.min_cluster_size,
+        "max_cluster_size": gates.max_cluster_size,
+        "min_age_cycles": gates.min_age_cycles,
+        "thought_types": [t.value for t in gates.thought_types],
+    }
 
 
 async def _candidates(executor: GraphExecutor, eligible: dict[str, Any]) -> list[Candidate]:
@@ -156,29 +160,49 @@ async def _candidates(executor: GraphExecutor, eligible: dict[str, Any]) -> list
     after: str | None = None
     while True:
         rows = await executor.read(_CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, **eligible)
-        out.extend(Candidate(r["thought_id"], r["confidence"], int(r["confirmation_count"]),
-                             int(r["access_count"]), int(r["updated_cycle"]), r["version"])
-                   for r in rows)
+        out.extend(
+            Candidate(
+                r["thought_id"],
+                r["confidence"],
+                int(r["confirmation_count"]),
+                int(r["access_count"]),
+                int(r["updated_cycle"]),
+                r["version"],
+            )
+            for r in rows
+        )
         if len(rows) < _CANDIDATE_PAGE:
             return out
         after = rows[-1]["thought_id"]
 
 
-def _pending(namespace: str, ids: Sequence[str], found: clustering.Clustering,
-             edges: clustering.ClusterEdges, start: int, stop: int) -> list[PendingCluster]:
+def _pending(
+    namespace: str,
+    ids: Sequence[str],
+    found: clustering.Clustering,
+    edges: clustering.ClusterEdges,
+    start: int,
+    stop: int,
+) -> list[PendingCluster]:
     """Clusters ``start:stop`` as :class:`PendingCluster` (built per batch: flat memory)."""
     pending = []
     for index in range(start, min(stop, len(found.clusters))):
         member_ids = [ids[i] for i in found.clusters[index]]
         key = clustering.cluster_key(member_ids)
-        pending.append(PendingCluster(
-            key=key, reflection_id=clustering.reflection_id(namespace, key),
-            member_ids=member_ids, pairs=[(ids[a], ids[b], w) for a, b, w in edges.of(index)]))
+        pending.append(
+            PendingCluster(
+                key=key,
+                reflection_id=clustering.reflection_id(namespace, key),
+                member_ids=member_ids,
+                pairs=[(ids[a], ids[b], w) for a, b, w in edges.of(index)],
+            )
+        )
     return pending
 
 
-async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig,
-                   progress: Progress | None = None) -> DreamResult:
+async def run_pass(
+    ctx: DreamContext, current_cycle: int, config: DreamingConfig, progress: Progress | None = None
+) -> DreamResult:
     """Run one pass at ``current_cycle`` (see the module docstring).
 
     Args:
@@ -197,36 +221,68 @@ async def run_pass(ctx: DreamContext, current_cycle: int, config: DreamingConfig
         return DreamResult(run_id=run_id, current_cycle=current_cycle, due=False)
     now = ctx.clock()
     last = await ctx.executor.read(_LAST_COMPLETED, namespace=ctx.namespace)
-    opened = (await ctx.executor.write(
-        _RUN_OPEN, namespace=ctx.namespace, run_id=run_id, current_cycle=current_cycle,
-        parameters=parameters, settings=_settings(config), now=now))[0]
+    opened = (
+        await ctx.executor.write(
+            _RUN_OPEN,
+            namespace=ctx.namespace,
+            run_id=run_id,
+            current_cycle=current_cycle,
+            parameters=parameters,
+            settings=_settings(config),
+            now=now,
+        )
+    )[0]
     counts = {"reflections_created": 0, "edges_created": 0}
     try:
         result, fingerprint = await _consolidate(
-            ctx, _Pass(run_id, current_cycle, config, parameters, now, last[0] if last else None),
-            counts, progress)
+            ctx,
+            _Pass(run_id, current_cycle, config, parameters, now, last[0] if last else None),
+            counts,
+            progress,
+        )
     except Exception:
         await _close(ctx, run_id, "failed", {"seconds": time.perf_counter() - began}, counts)
         raise
     seconds = time.perf_counter() - began
-    await _close(ctx, run_id, "completed", {
-        "candidates": result.candidates_evaluated, "clusters": result.clusters_found,
-        "clusters_rejected": result.clusters_rejected,
-        "reflections_existing": result.reflections_existing,
-        "clusters_covered": result.clusters_covered,
-        "reflections_superseded": result.reflections_superseded,
-        "orphans_retired": result.orphans_retired, "strategy": result.strategy,
-        "unchanged_since": result.unchanged_since, "fingerprint": fingerprint,
-        "seconds": seconds}, counts)
-    return dataclasses.replace(result, seconds=seconds,
-                               resumed=opened["previous"] in ("running", "failed"),
-                               interrupted_runs=list(opened["interrupted"]))
+    await _close(
+        ctx,
+        run_id,
+        "completed",
+        {
+            "candidates": result.candidates_evaluated,
+            "clusters": result.clusters_found,
+            "clusters_rejected": result.clusters_rejected,
+            "reflections_existing": result.reflections_existing,
+            "clusters_covered": result.clusters_covered,
+            "reflections_superseded": result.reflections_superseded,
+            "orphans_retired": result.orphans_retired,
+            "strategy": result.strategy,
+            "unchanged_since": result.unchanged_since,
+            "fingerprint": fingerprint,
+            "seconds": seconds,
+        },
+        counts,
+    )
+    return dataclasses.replace(
+        result,
+        seconds=seconds,
+        resumed=opened["previous"] in ("running", "failed"),
+        interrupted_runs=list(opened["interrupted"]),
+    )
 
 
-async def _close(ctx: DreamContext, run_id: str, status: str, run_counts: dict[str, Any],
-                 totals: dict[str, int]) -> None:
-    await ctx.executor.write(_RUN_CLOSE, namespace=ctx.namespace, run_id=run_id, status=status,
-                             counts=run_counts, now=ctx.clock(), **totals)
+async def _close(
+    ctx: DreamContext, run_id: str, status: str, run_counts: dict[str, Any], totals: dict[str, int]
+) -> None:
+    await ctx.executor.write(
+        _RUN_CLOSE,
+        namespace=ctx.namespace,
+        run_id=run_id,
+        status=status,
+        counts=run_counts,
+        now=ctx.clock(),
+        **totals,
+    )
 
 
 @dataclass(frozen=True)
@@ -241,8 +297,9 @@ class _Pass:
     last_completed: dict[str, Any] | None
 
 
-async def _consolidate(ctx: DreamContext, this: _Pass, counts: dict[str, int],
-                       progress: Progress | None) -> tuple[DreamResult, str]:
+async def _consolidate(
+    ctx: DreamContext, this: _Pass, counts: dict[str, int], progress: Progress | None
+) -> tuple[DreamResult, str]:
     """Steps 2-6 of the module docstring; returns the result and the fingerprint to record."""
     config = this.config
     phases: dict[str, float] = {}
@@ -253,8 +310,10 @@ async def _consolidate(ctx: DreamContext, this: _Pass, counts: dict[str, int],
         phases[phase] = time.perf_counter() - mark
         mark = time.perf_counter()
 
-    eligible = {"namespace": ctx.namespace,
-                **eligibility_params(config.gates, this.current_cycle, this.now)}
+    eligible = {
+        "namespace": ctx.namespace,
+        **eligibility_params(config.gates, this.current_cycle, this.now),
+    }
     candidates = await _candidates(ctx.executor, eligible)
     active = active_signals(candidates, access_tracking_enabled=ctx.access_tracking_enabled)
     weights = effective_weights(config.signals, active)
@@ -268,36 +327,61 @@ async def _consolidate(ctx: DreamContext, this: _Pass, counts: dict[str, int],
     unchanged = last is not None and last["fingerprint"] == before
     lap("fingerprint")
     result = DreamResult(
-        run_id=this.run_id, current_cycle=this.current_cycle, candidates_evaluated=len(pool),
-        active_signal_weights=weights, flat_signals=sorted(set(config.signals) - active))
+        run_id=this.run_id,
+        current_cycle=this.current_cycle,
+        candidates_evaluated=len(pool),
+        active_signal_weights=weights,
+        flat_signals=sorted(set(config.signals) - active),
+    )
     if unchanged and last is not None:
         clusters, covered = int(last["clusters"] or 0), int(last["clusters_covered"] or 0)
         result = dataclasses.replace(
-            result, unchanged_since=last["run_id"], clusters_found=clusters,
-            clusters_covered=covered, reflections_existing=clusters - covered,
-            clusters_rejected=int(last["clusters_rejected"] or 0))
+            result,
+            unchanged_since=last["run_id"],
+            clusters_found=clusters,
+            clusters_covered=covered,
+            reflections_existing=clusters - covered,
+            clusters_rejected=int(last["clusters_rejected"] or 0),
+        )
     else:
-        result = await _search_and_write(ctx, this, pool, scores, eligible, counts, progress,
-                                         result, lap)
+        result = await _search_and_write(
+            ctx, this, pool, scores, eligible, counts, progress, result, lap
+        )
     retired, unretired = await retirement.sweep(
-        ctx.executor, ctx.namespace, protected_priorities=ctx.protected_priorities, now=this.now)
-    after = (before if unchanged and not (retired or unretired) else
-             await pass_fingerprint(ctx.executor, ctx.namespace, this.parameters, passing))
+        ctx.executor, ctx.namespace, protected_priorities=ctx.protected_priorities, now=this.now
+    )
+    after = (
+        before
+        if unchanged and not (retired or unretired)
+        else await pass_fingerprint(ctx.executor, ctx.namespace, this.parameters, passing)
+    )
     lap("retirement")
-    return dataclasses.replace(result, orphans_retired=retired, reflections_unretired=unretired,
-                               phase_seconds=phases), after
+    return dataclasses.replace(
+        result, orphans_retired=retired, reflections_unretired=unretired, phase_seconds=phases
+    ), after
 
 
-async def _search_and_write(ctx: DreamContext, this: _Pass, pool: list[str],
-                            scores: dict[str, float], eligible: dict[str, Any],
-                            counts: dict[str, int], progress: Progress | None,
-                            result: DreamResult, lap: Callable[[str], None]) -> DreamResult:
+async def _search_and_write(
+    ctx: DreamContext,
+    this: _Pass,
+    pool: list[str],
+    scores: dict[str, float],
+    eligible: dict[str, Any],
+    counts: dict[str, int],
+    progress: Progress | None,
+    result: DreamResult,
+    lap: Callable[[str], None],
+) -> DreamResult:
     """Neighbours, clusters and the writing of new reflections (steps 4-5)."""
     config = this.config
     near: Neighbourhood = await similarity_graph(ctx.executor, pool, config, eligible, progress)
     lap("neighbours")
-    found = clustering.cluster(near.graph, min_size=config.gates.min_cluster_size,
-                               max_size=config.gates.max_cluster_size, seed=config.seed)
+    found = clustering.cluster(
+        near.graph,
+        min_size=config.gates.min_cluster_size,
+        max_size=config.gates.max_cluster_size,
+        seed=config.seed,
+    )
     edges = clustering.ClusterEdges(near.graph, found.clusters)
     lap("clustering")
     stored_vector = None
@@ -308,17 +392,23 @@ async def _search_and_write(ctx: DreamContext, this: _Pass, pool: list[str],
             return vectors.stored(position[thought_id])
 
     writer = WriteContext(
-        executor=ctx.executor, namespace=ctx.namespace,
-        ns_token=fulltext_namespace_token(ctx.namespace), run_id=this.run_id,
-        current_cycle=this.current_cycle, config=config, now=this.now,
+        executor=ctx.executor,
+        namespace=ctx.namespace,
+        ns_token=fulltext_namespace_token(ctx.namespace),
+        run_id=this.run_id,
+        current_cycle=this.current_cycle,
+        config=config,
+        now=this.now,
         extract_entities=ctx.extract_entities,
         protected_priorities=tuple(p.value for p in ctx.protected_priorities),
-        stored_vector=stored_vector)
+        stored_vector=stored_vector,
+    )
     created = existing = covered = superseded = 0
     total = len(found.clusters)
     for start in range(0, total, config.write_batch_clusters):
-        batch = _pending(ctx.namespace, pool, found, edges, start,
-                         start + config.write_batch_clusters)
+        batch = _pending(
+            ctx.namespace, pool, found, edges, start, start + config.write_batch_clusters
+        )
         outcome = await write_batch(writer, batch, scores)
         created += outcome.created
         existing += outcome.existing
@@ -330,14 +420,21 @@ async def _search_and_write(ctx: DreamContext, this: _Pass, pool: list[str],
             progress("clusters", start + len(batch), total)
     lap("writing")
     return dataclasses.replace(
-        result, clusters_found=total, clusters_rejected=found.rejected_oversize,
-        reflections_created=created, reflections_existing=existing, clusters_covered=covered,
-        reflections_superseded=superseded, edges_created=counts["edges_created"],
-        strategy=near.strategy)
+        result,
+        clusters_found=total,
+        clusters_rejected=found.rejected_oversize,
+        reflections_created=created,
+        reflections_existing=existing,
+        clusters_covered=covered,
+        reflections_superseded=superseded,
+        edges_created=counts["edges_created"],
+        strategy=near.strategy,
+    )
 
 
-async def dream_runs(executor: GraphExecutor, namespace: str, limit: int = 20
-                     ) -> list[dict[str, Any]]:
+async def dream_runs(
+    executor: GraphExecutor, namespace: str, limit: int = 20
+) -> list[dict[str, Any]]:
     """The namespace's DreamRuns, newest first: every property (``status``, ``current_cycle``,
     ``parameters`` JSON, counts) plus ``produced`` (reflections it links)."""
     rows = await executor.read(_RUNS, namespace=namespace, limit=limit)

@@ -26,8 +26,9 @@ from engrava_graph.graph.registry import cypher
 _REFLECTIONS = cypher("dreaming/reflection_state")
 
 
-async def pass_fingerprint(executor: GraphExecutor, namespace: str, parameters: str,
-                           pool: Sequence[Candidate]) -> str:
+async def pass_fingerprint(
+    executor: GraphExecutor, namespace: str, parameters: str, pool: Sequence[Candidate]
+) -> str:
     """The fingerprint (64 hex digits) of a pass with settings ``parameters`` (config JSON) over
     ``pool`` (sorted by id), reading the namespace's reflections now."""
     digest = hashlib.sha256(parameters.encode())
@@ -36,6 +37,8 @@ async def pass_fingerprint(executor: GraphExecutor, namespace: str, parameters: 
     digest.update(b"\n--reflections--")
     rows: list[dict[str, Any]] = await executor.read(_REFLECTIONS, namespace=namespace)
     for r in rows:
-        digest.update(f"\n{r['thought_id']}|{r['lifecycle_status']}|{r['retired']}|"
-                      f"{r['revision']}|{r['members']}".encode())
+        digest.update(
+            f"\n{r['thought_id']}|{r['lifecycle_status']}|{r['retired']}|"
+            f"{r['revision']}|{r['members']}".encode()
+        )
     return digest.hexdigest()

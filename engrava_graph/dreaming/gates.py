@@ -40,13 +40,16 @@ def eligibility_params(gates: DreamingGates, current_cycle: int, now: datetime) 
     ``$min_confirmations``, ``$now`` (expiry instant)."""
     return {
         "thought_types": [t.value for t in gates.thought_types],
-        "current_cycle": current_cycle, "min_age_cycles": gates.min_age_cycles,
+        "current_cycle": current_cycle,
+        "min_age_cycles": gates.min_age_cycles,
         "allow_zero_confirmation": gates.allow_zero_confirmation,
-        "min_confirmations": gates.min_confirmations, "now": now,
+        "min_confirmations": gates.min_confirmations,
+        "now": now,
     }
 
 
-def passing_score_gate(candidates: Sequence[Candidate], scores: Mapping[str, float],
-                       gates: DreamingGates) -> list[Candidate]:
+def passing_score_gate(
+    candidates: Sequence[Candidate], scores: Mapping[str, float], gates: DreamingGates
+) -> list[Candidate]:
     """The candidates whose signal score is at least ``gates.min_score`` (input order kept)."""
     return [c for c in candidates if scores[c.thought_id] >= gates.min_score]

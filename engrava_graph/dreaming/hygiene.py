@@ -45,22 +45,31 @@ class HygieneResult:
     orphans_retired: int = 0
 
 
-def rule_params(policy: HygienePolicy, namespace: str, current_cycle: int,
-                now: datetime) -> dict[str, Any]:
+def rule_params(
+    policy: HygienePolicy, namespace: str, current_cycle: int, now: datetime
+) -> dict[str, Any]:
     """The ``hygiene/_selected`` parameters of ``policy`` at ``current_cycle`` and ``now``."""
     return {
-        "namespace": namespace, "current_cycle": current_cycle,
-        "min_age_cycles": policy.min_age_cycles, "now": now,
+        "namespace": namespace,
+        "current_cycle": current_cycle,
+        "min_age_cycles": policy.min_age_cycles,
+        "now": now,
         "inactive_before": now - timedelta(seconds=policy.min_inactivity_age_seconds),
         "protected_priorities": [p.value for p in policy.protected_priorities],
         "archive_superseded": policy.archive_superseded,
-        "max_access_count": policy.max_access_count, "min_confidence": policy.min_confidence,
+        "max_access_count": policy.max_access_count,
+        "min_confidence": policy.min_confidence,
         "limit": policy.max_evictions_per_run,
     }
 
 
-async def run_hygiene(executor: GraphExecutor, namespace: str, policy: HygienePolicy,
-                      current_cycle: int, now: datetime) -> HygieneResult:
+async def run_hygiene(
+    executor: GraphExecutor,
+    namespace: str,
+    policy: HygienePolicy,
+    current_cycle: int,
+    now: datetime,
+) -> HygieneResult:
     """One pass of an enabled ``policy`` (the caller checks ``enabled`` and the cycle).
 
     Args:
@@ -73,14 +82,21 @@ async def run_hygiene(executor: GraphExecutor, namespace: str, policy: HygienePo
     params = rule_params(policy, namespace, current_cycle, now)
     if policy.dry_run:
         rows = await executor.read(_SELECT, **params)
-        return HygieneResult(dry_run=True,
-                             would_evict=[(r["thought_id"], r["reason"]) for r in rows],
-                             reasons=_tally(rows))
+        return HygieneResult(
+            dry_run=True,
+            would_evict=[(r["thought_id"], r["reason"]) for r in rows],
+            reasons=_tally(rows),
+        )
     rows = await executor.write(_ARCHIVE, **params)
-    retired, _ = await retirement.sweep(executor, namespace,
-                                        protected_priorities=policy.protected_priorities, now=now)
-    return HygieneResult(archived_count=len(rows), archived_ids=[r["thought_id"] for r in rows],
-                         reasons=_tally(rows), orphans_retired=retired)
+    retired, _ = await retirement.sweep(
+        executor, namespace, protected_priorities=policy.protected_priorities, now=now
+    )
+    return HygieneResult(
+        archived_count=len(rows),
+        archived_ids=[r["thought_id"] for r in rows],
+        reasons=_tally(rows),
+        orphans_retired=retired,
+    )
 
 
 def _tally(rows: list[dict[str, Any]]) -> dict[str, int]:

@@ -61,8 +61,11 @@ def _above(x: np.ndarray, rows: np.ndarray, cols: np.ndarray, threshold: float) 
 def _concat(parts: list[Pairs]) -> Pairs:
     if not parts:
         return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float32)
-    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]))
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+    )
 
 
 def exact_knn(x: np.ndarray, k: int, threshold: float, tick: Tick | None = None) -> Pairs:
@@ -78,11 +81,12 @@ def exact_knn(x: np.ndarray, k: int, threshold: float, tick: Tick | None = None)
     out: list[Pairs] = []
     everything = np.arange(n)
     for start in range(0, n, TILE_ROWS):
-        rows = everything[start:start + TILE_ROWS]
+        rows = everything[start : start + TILE_ROWS]
         best = _concat([])
         for col in range(0, n, TILE_COLS):
-            best = _top_k(*_concat([best, _above(x, rows, everything[col:col + TILE_COLS],
-                                                  threshold)]), k)
+            best = _top_k(
+                *_concat([best, _above(x, rows, everything[col : col + TILE_COLS], threshold)]), k
+            )
         out.append(best)
         if tick is not None:
             tick(int(rows[-1]) + 1)
@@ -103,8 +107,16 @@ def _kmeans(x: np.ndarray, cells: int, seed: int) -> np.ndarray:
     return centroids
 
 
-def ivf_knn(x: np.ndarray, k: int, threshold: float, *, cells: int, probes: int, seed: int,
-            tick: Tick | None = None) -> Pairs:
+def ivf_knn(
+    x: np.ndarray,
+    k: int,
+    threshold: float,
+    *,
+    cells: int,
+    probes: int,
+    seed: int,
+    tick: Tick | None = None,
+) -> Pairs:
     """Neighbours through an inverted-file index (see the module docstring).
 
     Args:
@@ -125,22 +137,22 @@ def ivf_knn(x: np.ndarray, k: int, threshold: float, *, cells: int, probes: int,
     home = np.empty(n, np.int64)
     probed = np.empty((n, probes), np.int64)
     for start in range(0, n, TILE_COLS):
-        scores = x[start:start + TILE_COLS] @ centroids.T
-        home[start:start + TILE_COLS] = scores.argmax(axis=1)
-        probed[start:start + TILE_COLS] = np.argpartition(scores, -probes, axis=1)[:, -probes:]
+        scores = x[start : start + TILE_COLS] @ centroids.T
+        home[start : start + TILE_COLS] = scores.argmax(axis=1)
+        probed[start : start + TILE_COLS] = np.argpartition(scores, -probes, axis=1)[:, -probes:]
     members = np.argsort(home, kind="stable")
     member_bounds = np.searchsorted(home[members], np.arange(cells + 1))
     flat = probed.ravel()
     by_cell = np.argsort(flat, kind="stable")
-    probe_rows = (by_cell // probes)
+    probe_rows = by_cell // probes
     probe_bounds = np.searchsorted(flat[by_cell], np.arange(cells + 1))
     found: list[Pairs] = []
     held = 0
     for cell in range(cells):
-        cols = members[member_bounds[cell]:member_bounds[cell + 1]]
-        rows = probe_rows[probe_bounds[cell]:probe_bounds[cell + 1]]
+        cols = members[member_bounds[cell] : member_bounds[cell + 1]]
+        rows = probe_rows[probe_bounds[cell] : probe_bounds[cell + 1]]
         for start in range(0, len(rows) if len(cols) else 0, TILE_ROWS):
-            found.append(_above(x, rows[start:start + TILE_ROWS], cols, threshold))
+            found.append(_above(x, rows[start : start + TILE_ROWS], cols, threshold))
             held += len(found[-1][0])
         if held > REDUCE_AT:  # keep memory bounded: at most n x k triples survive
             found = [_top_k(*_concat(found), k)]

@@ -22,12 +22,11 @@ which then reads no embedding again.
 from __future__ import annotations
 
 import asyncio
+import math
 from array import array
 from collections.abc import Callable, Sequence
-from typing import Any
-
-import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -51,8 +50,7 @@ Progress = Callable[[str, int, int], None]
 
 async def _fetch_k(executor: GraphExecutor, namespace: str, k: int) -> int:
     rows = await executor.read(_COUNTS, namespace=namespace)
-    return index_fetch_k(k, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]),
-                         overfetch=4)
+    return index_fetch_k(k, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]), overfetch=4)
 
 
 @dataclass(frozen=True)
@@ -101,9 +99,13 @@ def ivf_cells(config: DreamingConfig, pool: int) -> int:
     return config.ivf_cells or max(1, round(2 * math.sqrt(pool)))
 
 
-async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
-                           eligible: dict[str, Any], progress: Progress | None = None
-                           ) -> Neighbourhood:
+async def similarity_graph(
+    executor: GraphExecutor,
+    ids: Sequence[str],
+    config: DreamingConfig,
+    eligible: dict[str, Any],
+    progress: Progress | None = None,
+) -> Neighbourhood:
     """Neighbour pairs among ``ids`` (see the module docstring).
 
     Args:
@@ -121,28 +123,42 @@ async def similarity_graph(executor: GraphExecutor, ids: Sequence[str], config: 
     strategy = choose_strategy(config, len(ids))
     if strategy in ("stream", "ivf"):
         return await _in_numpy(executor, ids, config, eligible["namespace"], strategy, progress)
-    return Neighbourhood(await _in_cypher(executor, ids, config, eligible, strategy, progress),
-                         strategy)
+    return Neighbourhood(
+        await _in_cypher(executor, ids, config, eligible, strategy, progress), strategy
+    )
 
 
-async def _in_cypher(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
-                     eligible: dict[str, Any], strategy: str,
-                     progress: Progress | None) -> SimilarityGraph:
+async def _in_cypher(
+    executor: GraphExecutor,
+    ids: Sequence[str],
+    config: DreamingConfig,
+    eligible: dict[str, Any],
+    strategy: str,
+    progress: Progress | None,
+) -> SimilarityGraph:
     position = {tid: i for i, tid in enumerate(ids)}
-    fetch_k = (await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
-               if strategy == "index" else config.neighbours_k)
-    params: dict[str, Any] = {**eligible, "k": config.neighbours_k, "fetch_k": fetch_k,
-                              "min_score": cosine_to_index_score(config.similarity_threshold)}
+    fetch_k = (
+        await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
+        if strategy == "index"
+        else config.neighbours_k
+    )
+    params: dict[str, Any] = {
+        **eligible,
+        "k": config.neighbours_k,
+        "fetch_k": fetch_k,
+        "min_score": cosine_to_index_score(config.similarity_threshold),
+    }
     a, b, weight = array("l"), array("l"), array("f")  # compact: O(pairs) machine words
     done = 0
     gate = asyncio.Semaphore(config.concurrency)
 
     async def page(start: int) -> None:
         nonlocal done
-        sources = list(ids[start:start + config.page_size])
+        sources = list(ids[start : start + config.page_size])
         async with gate:
-            rows = await executor.read(_EXACT if strategy == "exact" else _INDEX,
-                                       sources=sources, **params)
+            rows = await executor.read(
+                _EXACT if strategy == "exact" else _INDEX, sources=sources, **params
+            )
         for row in rows:
             other = position.get(row["neighbour"])
             if other is not None:
@@ -157,13 +173,14 @@ async def _in_cypher(executor: GraphExecutor, ids: Sequence[str], config: Dreami
     return SimilarityGraph.from_pairs(len(ids), a, b, weight)
 
 
-async def read_vectors(executor: GraphExecutor, namespace: str, ids: Sequence[str]
-                       ) -> PoolVectors | None:
+async def read_vectors(
+    executor: GraphExecutor, namespace: str, ids: Sequence[str]
+) -> PoolVectors | None:
     """The stored vectors of ``ids`` (row i = ``ids[i]``; a missing one stays zero), read
     ``VECTOR_PAGE`` at a time; None when none has a vector."""
     unit: np.ndarray | None = None
     for start in range(0, len(ids), VECTOR_PAGE):
-        page = list(ids[start:start + VECTOR_PAGE])
+        page = list(ids[start : start + VECTOR_PAGE])
         rows = await executor.read(_EMBEDDINGS, namespace=namespace, thought_ids=page)
         found = {r["thought_id"]: r["embedding"] for r in rows if r["embedding"] is not None}
         if unit is None and found:
@@ -178,8 +195,14 @@ async def read_vectors(executor: GraphExecutor, namespace: str, ids: Sequence[st
     return PoolVectors(unit, norms)
 
 
-async def _in_numpy(executor: GraphExecutor, ids: Sequence[str], config: DreamingConfig,
-                    namespace: str, strategy: str, progress: Progress | None) -> Neighbourhood:
+async def _in_numpy(
+    executor: GraphExecutor,
+    ids: Sequence[str],
+    config: DreamingConfig,
+    namespace: str,
+    strategy: str,
+    progress: Progress | None,
+) -> Neighbourhood:
     n = len(ids)
     vectors = await read_vectors(executor, namespace, ids)
     if vectors is None or n < 2:
@@ -193,7 +216,15 @@ async def _in_numpy(executor: GraphExecutor, ids: Sequence[str], config: Dreamin
     if strategy == "stream":
         a, b, w = knn.exact_knn(vectors.unit, k, threshold, tick)
     else:
-        a, b, w = knn.ivf_knn(vectors.unit, k, threshold, cells=ivf_cells(config, n),
-                              probes=config.ivf_probes, seed=config.seed, tick=tick)
-    return Neighbourhood(SimilarityGraph.from_pairs(n, a, b, np.clip(w, 0.0, 1.0)), strategy,
-                         vectors)
+        a, b, w = knn.ivf_knn(
+            vectors.unit,
+            k,
+            threshold,
+            cells=ivf_cells(config, n),
+            probes=config.ivf_probes,
+            seed=config.seed,
+            tick=tick,
+        )
+    return Neighbourhood(
+        SimilarityGraph.from_pairs(n, a, b, np.clip(w, 0.0, 1.0)), strategy, vectors
+    )

@@ -22,10 +22,14 @@ _SEARCH = cypher("dreaming/search_reflections")
 MAX_BLENDED = 10_000
 
 
-async def search_reflections(executor: GraphExecutor, scope: dict[str, Any],
-                             vector: Sequence[float] | None, top_k: int,
-                             recency: RecencyReference | None,
-                             recency_weight: float) -> HybridSearchResult:
+async def search_reflections(
+    executor: GraphExecutor,
+    scope: dict[str, Any],
+    vector: Sequence[float] | None,
+    top_k: int,
+    recency: RecencyReference | None,
+    recency_weight: float,
+) -> HybridSearchResult:
     """Rank the namespace's reflections.
 
     Args:
@@ -41,18 +45,28 @@ async def search_reflections(executor: GraphExecutor, scope: dict[str, Any],
         ranked them and ``"recency"`` when blended.
     """
     blend = vector is not None and recency is not None and recency_weight > 0
-    rows = await executor.read(_SEARCH, vector=None if vector is None else list(vector),
-                               limit=MAX_BLENDED if blend else top_k, **scope)
+    rows = await executor.read(
+        _SEARCH,
+        vector=None if vector is None else list(vector),
+        limit=MAX_BLENDED if blend else top_k,
+        **scope,
+    )
     if vector is None:
         return HybridSearchResult(results=[(r["thought_id"], 0.0) for r in rows])
     scored = [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows]
     backends = {"vector"}
     if blend and recency is not None:
-        fresh = {r["thought_id"]: recency.score(r["updated_cycle"], r["updated_at"],
-                                                r["created_at"]) for r in rows}
-        scored = [(tid, s * (1 - recency_weight) + fresh[tid] * recency_weight)
-                  for tid, s in scored]
+        fresh = {
+            r["thought_id"]: recency.score(r["updated_cycle"], r["updated_at"], r["created_at"])
+            for r in rows
+        }
+        scored = [
+            (tid, s * (1 - recency_weight) + fresh[tid] * recency_weight) for tid, s in scored
+        ]
         backends.add("recency")
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
-    return HybridSearchResult(results=scored[:top_k], backends_used=frozenset(backends),
-                              recency_axis=recency.axis.value if blend and recency else None)
+    return HybridSearchResult(
+        results=scored[:top_k],
+        backends_used=frozenset(backends),
+        recency_axis=recency.axis.value if blend and recency else None,
+    )

@@ -23,14 +23,23 @@ _RETIRE = cypher("dreaming/retire")
 _UNRETIRE = cypher("dreaming/unretire")
 
 
-async def sweep(executor: GraphExecutor, namespace: str, *,
-                protected_priorities: Sequence[Priority], now: datetime) -> tuple[int, int]:
+async def sweep(
+    executor: GraphExecutor,
+    namespace: str,
+    *,
+    protected_priorities: Sequence[Priority],
+    now: datetime,
+) -> tuple[int, int]:
     """Retire orphaned reflections, then un-retire those with an ACTIVE member again.
 
     Returns:
         ``(retired, unretired)`` counts.
     """
-    retired = await executor.write(_RETIRE, namespace=namespace, now=now,
-                                   protected_priorities=[p.value for p in protected_priorities])
+    retired = await executor.write(
+        _RETIRE,
+        namespace=namespace,
+        now=now,
+        protected_priorities=[p.value for p in protected_priorities],
+    )
     unretired = await executor.write(_UNRETIRE, namespace=namespace, now=now)
     return int(retired[0]["retired"]), int(unretired[0]["unretired"])

@@ -69,8 +69,9 @@ def effective_weights(configured: Mapping[str, float], active: set[str]) -> dict
     return {name: (w / total if name in active else 0.0) for name, w in configured.items()}
 
 
-def score(c: Candidate, weights: Mapping[str, float], config: DreamingConfig,
-          current_cycle: int) -> float:
+def score(
+    c: Candidate, weights: Mapping[str, float], config: DreamingConfig, current_cycle: int
+) -> float:
     """The weighted signal score of one candidate, in [0, 1]."""
     values = signal_values(c, config, current_cycle)
     return sum(values[name] * w for name, w in weights.items() if w > 0)

@@ -40,7 +40,8 @@ _STOPWORDS = frozenset(
     "should since some something still such than that the their theirs them themselves then "
     "there these they thing things this those though through thus too under until upon very "
     "was way were what whatever when where whether which while who whom whose why will with "
-    "within without would yet you your yours yourself yourselves".split())
+    "within without would yet you your yours yourself yourselves".split()
+)
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,11 @@ class ReflectionDraft:
 
 def tokens(text: str) -> list[str]:
     """Lower-cased words of at least 3 characters that are not stop-words, in order."""
-    return [w for w in _WORD_RE.findall(text.lower())
-            if len(w) >= _MIN_TOKEN_CHARS and w not in _STOPWORDS]
+    return [
+        w
+        for w in _WORD_RE.findall(text.lower())
+        if len(w) >= _MIN_TOKEN_CHARS and w not in _STOPWORDS
+    ]
 
 
 def key_phrases(texts: Sequence[str], top_n: int) -> list[str]:
@@ -96,10 +100,16 @@ def key_phrases(texts: Sequence[str], top_n: int) -> list[str]:
     coverage: Counter[str] = Counter()
     for text in texts:
         words = tokens(text)
-        coverage.update({" ".join(words[i:i + n]) for n in range(1, _MAX_PHRASE_WORDS + 1)
-                         for i in range(len(words) - n + 1)})
-    ranked = sorted((p for p, c in coverage.items() if c >= 2),
-                    key=lambda p: (-coverage[p], -p.count(" "), p))
+        coverage.update(
+            {
+                " ".join(words[i : i + n])
+                for n in range(1, _MAX_PHRASE_WORDS + 1)
+                for i in range(len(words) - n + 1)
+            }
+        )
+    ranked = sorted(
+        (p for p, c in coverage.items() if c >= 2), key=lambda p: (-coverage[p], -p.count(" "), p)
+    )
     chosen: list[str] = []
     for phrase in ranked:
         if len(chosen) >= top_n:
@@ -144,24 +154,34 @@ def draft(members: Sequence[Member], config: DreamingConfig) -> ReflectionDraft:
     norms = np.linalg.norm(vectors, axis=1)
     center = centroid(vectors)
     closeness = vectors @ center / np.where(norms > 0, norms, 1.0)
-    order = sorted(range(len(members)),
-                   key=lambda i: (-round(float(closeness[i]), 6), -members[i].score,
-                                  members[i].thought_id))
+    order = sorted(
+        range(len(members)),
+        key=lambda i: (-round(float(closeness[i]), 6), -members[i].score, members[i].thought_id),
+    )
     ranked = [members[i] for i in order]
     head = ranked[0]
     phrases = key_phrases([m.content for m in members], config.top_keyphrases_count)
     cycles = [m.created_cycle for m in members]
-    shown = ranked[:config.top_member_excerpts_count]
-    summary_line = (f"Consolidated from {len(members)} thoughts (cycles {min(cycles)}-"
-                    f"{max(cycles)})." + (f" Key phrases: {'; '.join(phrases)}." if phrases
-                                          else ""))
-    lines = [summary_line,
-             *(f"- {_shorten(m.content, config.member_excerpt_max_chars)}" for m in shown)]
+    shown = ranked[: config.top_member_excerpts_count]
+    summary_line = (
+        f"Consolidated from {len(members)} thoughts (cycles {min(cycles)}-"
+        f"{max(cycles)})." + (f" Key phrases: {'; '.join(phrases)}." if phrases else "")
+    )
+    lines = [
+        summary_line,
+        *(f"- {_shorten(m.content, config.member_excerpt_max_chars)}" for m in shown),
+    ]
     confidences = [m.confidence for m in members if m.confidence is not None]
     valid_from, valid_until = _extent(members)
     return ReflectionDraft(
-        essence=_shorten(head.essence, ESSENCE_MAX_CHARS), content="\n".join(lines),
-        centroid=center.tolist(), key_phrases=phrases, representative_id=head.thought_id,
+        essence=_shorten(head.essence, ESSENCE_MAX_CHARS),
+        content="\n".join(lines),
+        centroid=center.tolist(),
+        key_phrases=phrases,
+        representative_id=head.thought_id,
         excerpt_ids=[m.thought_id for m in shown],
         confidence=round(sum(confidences) / len(confidences), 6) if confidences else None,
-        valid_from=valid_from, valid_until=valid_until, cycle_span=(min(cycles), max(cycles)))
+        valid_from=valid_from,
+        valid_until=valid_until,
+        cycle_span=(min(cycles), max(cycles)),
+    )

@@ -92,65 +92,101 @@ def edge_id(edge_type: EdgeType, from_id: str, to_id: str) -> str:
 
 
 def _edge_template(ctx: WriteContext, edge_type: EdgeType) -> dict[str, Any]:
-    record = EdgeRecord(from_thought_id="from", to_thought_id="to", edge_type=edge_type,
-                        created_cycle=ctx.current_cycle, source=KnowledgeSource.DREAMING,
-                        created_at=ctx.now)
+    record = EdgeRecord(
+        from_thought_id="from",
+        to_thought_id="to",
+        edge_type=edge_type,
+        created_cycle=ctx.current_cycle,
+        source=KnowledgeSource.DREAMING,
+        created_at=ctx.now,
+    )
     props = record_properties(record)
     for key in ("edge_id", "from_thought_id", "to_thought_id"):
         props.pop(key)
     return props
 
 
-def _reflection_row(ctx: WriteContext, cluster: PendingCluster,
-                    members: Sequence[summary.Member]) -> dict[str, Any]:
+def _reflection_row(
+    ctx: WriteContext, cluster: PendingCluster, members: Sequence[summary.Member]
+) -> dict[str, Any]:
     draft = summary.draft(members, ctx.config)
     record = ThoughtRecord(
-        thought_id=cluster.reflection_id, thought_type=ThoughtType.REFLECTION,
-        essence=draft.essence, content=draft.content,
-        priority=ctx.config.reflection_default_priority, lifecycle_status=LifecycleStatus.ACTIVE,
-        created_cycle=ctx.current_cycle, updated_cycle=ctx.current_cycle,
-        source=f"dreaming:{cluster.key}", source_type=KnowledgeSource.DREAMING,
-        confidence=draft.confidence, consolidated_from=cluster.member_ids,
-        created_at=ctx.now, updated_at=ctx.now,
-        valid_from=draft.valid_from, valid_until=draft.valid_until,
-        metadata={"dreaming": {
-            "cluster_key": cluster.key, "run_id": ctx.run_id, "member_count": len(members),
-            "key_phrases": "; ".join(draft.key_phrases),
-            "representative_id": draft.representative_id,
-            "excerpt_ids": ",".join(draft.excerpt_ids),
-            "score": round(float(np.mean([m.score for m in members])), 6),
-        }})
+        thought_id=cluster.reflection_id,
+        thought_type=ThoughtType.REFLECTION,
+        essence=draft.essence,
+        content=draft.content,
+        priority=ctx.config.reflection_default_priority,
+        lifecycle_status=LifecycleStatus.ACTIVE,
+        created_cycle=ctx.current_cycle,
+        updated_cycle=ctx.current_cycle,
+        source=f"dreaming:{cluster.key}",
+        source_type=KnowledgeSource.DREAMING,
+        confidence=draft.confidence,
+        consolidated_from=cluster.member_ids,
+        created_at=ctx.now,
+        updated_at=ctx.now,
+        valid_from=draft.valid_from,
+        valid_until=draft.valid_until,
+        metadata={
+            "dreaming": {
+                "cluster_key": cluster.key,
+                "run_id": ctx.run_id,
+                "member_count": len(members),
+                "key_phrases": "; ".join(draft.key_phrases),
+                "representative_id": draft.representative_id,
+                "excerpt_ids": ",".join(draft.excerpt_ids),
+                "score": round(float(np.mean([m.score for m in members])), 6),
+            }
+        },
+    )
     props = {k: v for k, v in record_properties(record).items() if v is not None}
     props.update(content_hash=content_hash(record.content), revision=0)
     return {
-        "props": props, "embedding": draft.centroid,
+        "props": props,
+        "embedding": draft.centroid,
         "entities": ctx.extract_entities(f"{record.essence}\n{record.content}"),
-        "members": [{"id": m, "edge_id": edge_id(EdgeType.CONSOLIDATED_FROM,
-                                                 cluster.reflection_id, m)}
-                    for m in cluster.member_ids],
-        "pairs": [{"a": a, "b": b, "weight": round(w, 6),
-                   "edge_id": edge_id(EdgeType.ASSOCIATED, a, b)} for a, b, w in cluster.pairs],
+        "members": [
+            {"id": m, "edge_id": edge_id(EdgeType.CONSOLIDATED_FROM, cluster.reflection_id, m)}
+            for m in cluster.member_ids
+        ],
+        "pairs": [
+            {"a": a, "b": b, "weight": round(w, 6), "edge_id": edge_id(EdgeType.ASSOCIATED, a, b)}
+            for a, b, w in cluster.pairs
+        ],
     }
 
 
-async def _members(ctx: WriteContext, clusters: Sequence[PendingCluster],
-                   scores: Mapping[str, float]) -> dict[str, summary.Member]:
+async def _members(
+    ctx: WriteContext, clusters: Sequence[PendingCluster], scores: Mapping[str, float]
+) -> dict[str, summary.Member]:
     ids = [m for c in clusters for m in c.member_ids]
     lookup = ctx.stored_vector
-    rows = await ctx.executor.read(_MEMBERS, namespace=ctx.namespace, thought_ids=ids,
-                                   with_embedding=lookup is None)
-    return {r["thought_id"]: summary.Member(
-        thought_id=r["thought_id"], essence=r["essence"], content=r["content"],
-        embedding=(np.asarray(r["embedding"], dtype=np.float64) if lookup is None
-                   else lookup(r["thought_id"])),
-        created_cycle=int(r["created_cycle"]), confidence=r["confidence"],
-        valid_from=r["valid_from"].to_native() if r["valid_from"] is not None else None,
-        valid_until=r["valid_until"].to_native() if r["valid_until"] is not None else None,
-        score=scores.get(r["thought_id"], 0.0)) for r in rows}
+    rows = await ctx.executor.read(
+        _MEMBERS, namespace=ctx.namespace, thought_ids=ids, with_embedding=lookup is None
+    )
+    return {
+        r["thought_id"]: summary.Member(
+            thought_id=r["thought_id"],
+            essence=r["essence"],
+            content=r["content"],
+            embedding=(
+                np.asarray(r["embedding"], dtype=np.float64)
+                if lookup is None
+                else lookup(r["thought_id"])
+            ),
+            created_cycle=int(r["created_cycle"]),
+            confidence=r["confidence"],
+            valid_from=r["valid_from"].to_native() if r["valid_from"] is not None else None,
+            valid_until=r["valid_until"].to_native() if r["valid_until"] is not None else None,
+            score=scores.get(r["thought_id"], 0.0),
+        )
+        for r in rows
+    }
 
 
-async def _existing(executor: GraphExecutor, namespace: str, ids: list[str],
-                    tx: Any = None) -> set[str]:
+async def _existing(
+    executor: GraphExecutor, namespace: str, ids: list[str], tx: Any = None
+) -> set[str]:
     if tx is None:
         rows = await executor.read(_EXISTING, namespace=namespace, thought_ids=ids)
     else:
@@ -161,22 +197,34 @@ async def _existing(executor: GraphExecutor, namespace: str, ids: list[str],
 async def _attach_superseded(ctx: WriteContext, tx: Any, rows: Sequence[dict[str, Any]]) -> None:
     """Set each row's ``supersedes`` (``[{id, edge_id}]``): the older reflections its cluster
     grew around (read inside ``tx``, under the lock)."""
-    found = await run_in(tx, _SUPERSEDED, namespace=ctx.namespace,
-                         protected_priorities=list(ctx.protected_priorities),
-                         clusters=[{"reflection_id": row["props"]["thought_id"],
-                                    "member_ids": [m["id"] for m in row["members"]]}
-                                   for row in rows])
+    found = await run_in(
+        tx,
+        _SUPERSEDED,
+        namespace=ctx.namespace,
+        protected_priorities=list(ctx.protected_priorities),
+        clusters=[
+            {
+                "reflection_id": row["props"]["thought_id"],
+                "member_ids": [m["id"] for m in row["members"]],
+            }
+            for row in rows
+        ],
+    )
     by_new: dict[str, list[dict[str, str]]] = {}
     for r in found:
-        by_new.setdefault(r["reflection_id"], []).append({
-            "id": r["superseded_id"],
-            "edge_id": edge_id(EdgeType.DERIVED_FROM, r["reflection_id"], r["superseded_id"])})
+        by_new.setdefault(r["reflection_id"], []).append(
+            {
+                "id": r["superseded_id"],
+                "edge_id": edge_id(EdgeType.DERIVED_FROM, r["reflection_id"], r["superseded_id"]),
+            }
+        )
     for row in rows:
         row["supersedes"] = by_new.get(row["props"]["thought_id"], [])
 
 
-async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
-                      scores: Mapping[str, float]) -> BatchOutcome:
+async def write_batch(
+    ctx: WriteContext, batch: Sequence[PendingCluster], scores: Mapping[str, float]
+) -> BatchOutcome:
     """Write the reflections of ``batch`` that do not exist yet, in one transaction.
 
     A cluster whose members vanished since clustering (deleted meanwhile) below two is skipped,
@@ -187,9 +235,15 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
     """
     existing = await _existing(ctx.executor, ctx.namespace, [c.reflection_id for c in batch])
     fresh_clusters = [c for c in batch if c.reflection_id not in existing]
-    covered_rows = await ctx.executor.read(
-        _COVERED, namespace=ctx.namespace,
-        thought_ids=[m for c in fresh_clusters for m in c.member_ids]) if fresh_clusters else []
+    covered_rows = (
+        await ctx.executor.read(
+            _COVERED,
+            namespace=ctx.namespace,
+            thought_ids=[m for c in fresh_clusters for m in c.member_ids],
+        )
+        if fresh_clusters
+        else []
+    )
     covered = {r["thought_id"] for r in covered_rows}
     todo = [c for c in fresh_clusters if not covered.issuperset(c.member_ids)]
     members = await _members(ctx, todo, scores) if todo else {}
@@ -198,9 +252,11 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
         present = [members[m] for m in c.member_ids if m in members]
         if len(present) >= 2:
             rows[c.reflection_id] = _reflection_row(ctx, c, present)
-    templates = {"consolidated_props": _edge_template(ctx, EdgeType.CONSOLIDATED_FROM),
-                 "associated_props": _edge_template(ctx, EdgeType.ASSOCIATED),
-                 "derived_props": _edge_template(ctx, EdgeType.DERIVED_FROM)}
+    templates = {
+        "consolidated_props": _edge_template(ctx, EdgeType.CONSOLIDATED_FROM),
+        "associated_props": _edge_template(ctx, EdgeType.ASSOCIATED),
+        "derived_props": _edge_template(ctx, EdgeType.DERIVED_FROM),
+    }
 
     async def work(tx: Any) -> tuple[int, dict[str, Any]]:
         await run_in(tx, _LOCK, namespace=ctx.namespace)
@@ -209,14 +265,24 @@ async def write_batch(ctx: WriteContext, batch: Sequence[PendingCluster],
         if not fresh:
             return len(raced), {}
         await _attach_superseded(ctx, tx, fresh)
-        out = await run_in(tx, _WRITE, namespace=ctx.namespace, ns_token=ctx.ns_token,
-                           run_id=ctx.run_id, now=ctx.now, clusters=fresh, **templates)
+        out = await run_in(
+            tx,
+            _WRITE,
+            namespace=ctx.namespace,
+            ns_token=ctx.ns_token,
+            run_id=ctx.run_id,
+            now=ctx.now,
+            clusters=fresh,
+            **templates,
+        )
         return len(raced), out[0]
 
     raced, counts = await ctx.executor.transaction(work) if rows else (0, {})
-    return BatchOutcome(created=int(counts.get("reflections") or 0),
-                        existing=len(existing) + raced,
-                        covered=len(fresh_clusters) - len(todo),
-                        consolidated_edges=int(counts.get("consolidated") or 0),
-                        associated_edges=int(counts.get("associated") or 0),
-                        superseded=int(counts.get("superseded") or 0))
+    return BatchOutcome(
+        created=int(counts.get("reflections") or 0),
+        existing=len(existing) + raced,
+        covered=len(fresh_clusters) - len(todo),
+        consolidated_edges=int(counts.get("consolidated") or 0),
+        associated_edges=int(counts.get("associated") or 0),
+        superseded=int(counts.get("superseded") or 0),
+    )

@@ -3,5 +3,4 @@
 from engrava_graph.embeddings.base import EmbeddingProvider, checked_vectors, embed_off_loop
 from engrava_graph.embeddings.sentence_transformer import SentenceTransformerProvider
 
-__all__ = ["EmbeddingProvider", "SentenceTransformerProvider", "checked_vectors",
-           "embed_off_loop"]
+__all__ = ["EmbeddingProvider", "SentenceTransformerProvider", "checked_vectors", "embed_off_loop"]

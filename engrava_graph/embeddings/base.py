@@ -95,8 +95,10 @@ def checked_vectors(provider: EmbeddingProvider, texts: Sequence[str]) -> np.nda
         raise EmbeddingError(f"embedding provider {provider.model_name!r} returned NaN or inf")
     bad = norm_problem(vectors)
     if bad is not None:
-        raise EmbeddingError(f"embedding provider {provider.model_name!r} returned an unusable "
-                             f"vector for text {bad}: {NORM_RULE}")
+        raise EmbeddingError(
+            f"embedding provider {provider.model_name!r} returned an unusable "
+            f"vector for text {bad}: {NORM_RULE}"
+        )
     return vectors
 
 

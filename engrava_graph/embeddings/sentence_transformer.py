@@ -94,9 +94,16 @@ class SentenceTransformerProvider:
     activations and the CPU load at most ``workers * threads`` cores.
     """
 
-    def __init__(self, model_path: str | None = None, *, batch_size: int = 64,
-                 device: str = "cpu", threads: int | None = 1, workers: int = 1,
-                 cache_size: int = 1024) -> None:
+    def __init__(
+        self,
+        model_path: str | None = None,
+        *,
+        batch_size: int = 64,
+        device: str = "cpu",
+        threads: int | None = 1,
+        workers: int = 1,
+        cache_size: int = 1024,
+    ) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
         self._model_path = model_path or bundled_model_path()
@@ -109,8 +116,9 @@ class SentenceTransformerProvider:
         self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
         self._loaded = 0
         self._load_lock = threading.Lock()  # guards _loaded and model construction
-        self.dimensions = (384 if model_path is None
-                           else self._load().get_sentence_embedding_dimension())
+        self.dimensions = (
+            384 if model_path is None else self._load().get_sentence_embedding_dimension()
+        )
 
     def _new_model(self) -> Any:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -165,9 +173,13 @@ class SentenceTransformerProvider:
             if cached is not None:
                 return cached[np.newaxis, :].copy()
         with self._replica() as model:
-            vectors = model.encode(texts, batch_size=self._batch_size,
-                                   normalize_embeddings=True, convert_to_numpy=True,
-                                   show_progress_bar=False)
+            vectors = model.encode(
+                texts,
+                batch_size=self._batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         vectors = np.asarray(vectors, dtype=np.float32)
         if single:
             self.cache.put(texts[0], vectors[0])

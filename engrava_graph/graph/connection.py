@@ -81,7 +81,8 @@ def _docker_answers() -> bool:
 
         # mypy may resolve `docker` to the repository's docker/ folder (a namespace package)
         client = docker.from_env(  # type: ignore[attr-defined,unused-ignore]
-            timeout=DOCKER_PING_TIMEOUT)
+            timeout=DOCKER_PING_TIMEOUT
+        )
         try:
             return bool(client.ping())
         finally:

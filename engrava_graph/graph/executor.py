@@ -73,9 +73,11 @@ class RoundTrips:
 
 
 _COUNTERS: ContextVar[tuple[tuple[GraphExecutor, RoundTrips], ...]] = ContextVar(
-    "engrava_graph_round_trips", default=())
+    "engrava_graph_round_trips", default=()
+)
 _IN_TRANSACTION: ContextVar[GraphExecutor | None] = ContextVar(
-    "engrava_graph_in_transaction", default=None)
+    "engrava_graph_in_transaction", default=None
+)
 
 
 def _unavailable(exc: Exception) -> Neo4jUnavailableError:
@@ -102,8 +104,13 @@ class GraphExecutor:
         bookmark_manager: shared by all its sessions (read-your-writes across sessions).
     """
 
-    def __init__(self, driver: AsyncDriver, database: str | None = None, *,
-                 max_transaction_retry_time: float = 15.0) -> None:
+    def __init__(
+        self,
+        driver: AsyncDriver,
+        database: str | None = None,
+        *,
+        max_transaction_retry_time: float = 15.0,
+    ) -> None:
         self.driver = driver
         self.database = database
         self.max_transaction_retry_time = max_transaction_retry_time
@@ -111,13 +118,23 @@ class GraphExecutor:
 
     def _session(self, *, read: bool = False) -> neo4j.AsyncSession:
         return self.driver.session(
-            database=self.database, bookmark_manager=self.bookmark_manager, fetch_size=-1,
-            default_access_mode=neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS)
+            database=self.database,
+            bookmark_manager=self.bookmark_manager,
+            fetch_size=-1,
+            default_access_mode=neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS,
+        )
 
     @classmethod
-    def connect(cls, uri: str, auth: tuple[str, str] | None, database: str | None = None, *,
-                max_connection_pool_size: int = 50, connection_timeout: float = 10.0,
-                max_transaction_retry_time: float = 15.0) -> GraphExecutor:
+    def connect(
+        cls,
+        uri: str,
+        auth: tuple[str, str] | None,
+        database: str | None = None,
+        *,
+        max_connection_pool_size: int = 50,
+        connection_timeout: float = 10.0,
+        max_transaction_retry_time: float = 15.0,
+    ) -> GraphExecutor:
         """Build an executor with a configured connection pool.
 
         Args:
@@ -130,7 +147,9 @@ class GraphExecutor:
                 before giving up.
         """
         driver = AsyncGraphDatabase.driver(
-            uri, auth=auth, max_connection_pool_size=max_connection_pool_size,
+            uri,
+            auth=auth,
+            max_connection_pool_size=max_connection_pool_size,
             connection_timeout=connection_timeout,
             max_transaction_retry_time=max_transaction_retry_time,
             notifications_min_severity="OFF",
@@ -191,8 +210,12 @@ class GraphExecutor:
                         raise _unavailable(exc) from exc
                     self._log_failure(stmt, params, exc)
                     raise
-                log.warning("read %s failed transiently (%s); retrying in %.2f s", stmt.name,
-                            type(exc).__name__, delay)
+                log.warning(
+                    "read %s failed transiently (%s); retrying in %.2f s",
+                    stmt.name,
+                    type(exc).__name__,
+                    delay,
+                )
             await asyncio.sleep(delay * random.uniform(1 - _RETRY_JITTER, 1 + _RETRY_JITTER))
             delay *= 2
 
@@ -209,14 +232,20 @@ class GraphExecutor:
             Neo4jUnavailableError: the server stays unreachable for the retry time.
             neo4j.exceptions.Neo4jError: the statement failed (not transiently).
         """
+
         async def transform(result: neo4j.AsyncResult) -> Records:
             self._count(transactions=1, round_trips=2, statements=1)  # per attempt
             return await _rows(result)
 
         try:
             return await self.driver.execute_query(
-                stmt.text, dict(params), routing_=RoutingControl.WRITE, database_=self.database,
-                bookmark_manager_=self.bookmark_manager, result_transformer_=transform)
+                stmt.text,
+                dict(params),
+                routing_=RoutingControl.WRITE,
+                database_=self.database,
+                bookmark_manager_=self.bookmark_manager,
+                result_transformer_=transform,
+            )
         except (ServiceUnavailable, SessionExpired) as exc:
             raise _unavailable(exc) from exc
         except Neo4jError as exc:
@@ -233,13 +262,15 @@ class GraphExecutor:
         except (ServiceUnavailable, SessionExpired) as exc:
             raise _unavailable(exc) from exc
 
-    async def transaction(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], *,
-                          write: bool = True) -> T:
+    async def transaction(
+        self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], *, write: bool = True
+    ) -> T:
         """Run ``work(tx)`` as one managed transaction (several statements, one commit).
 
         ``work`` may be retried on transient errors, so it must not have side effects outside
         the transaction. Use :func:`run_in` inside it.
         """
+
         async def counted(tx: AsyncManagedTransaction) -> T:
             self._count(transactions=1, round_trips=2)  # BEGIN and COMMIT, per attempt
             token = _IN_TRANSACTION.set(self)
@@ -257,8 +288,12 @@ class GraphExecutor:
 
     @staticmethod
     def _log_failure(stmt: CypherStatement, params: Mapping[str, Any], exc: Exception) -> None:
-        log.debug("statement %s failed (%s); parameter keys %s", stmt.name,
-                  getattr(exc, "code", type(exc).__name__), sorted(params))
+        log.debug(
+            "statement %s failed (%s); parameter keys %s",
+            stmt.name,
+            getattr(exc, "code", type(exc).__name__),
+            sorted(params),
+        )
 
     async def close(self) -> None:
         """Close the driver and its pool."""

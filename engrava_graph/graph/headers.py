@@ -65,8 +65,12 @@ def header(name: str) -> StatementHeader:
         ref if "/" in ref or not directory else f"{directory}/{ref}"
         for ref in _FRAGMENT_PARAMS_RE.findall(joined)
     )
-    return StatementHeader(name=name, lines=tuple(lines),
-                           params=frozenset(_PARAM_RE.findall(joined)), params_of=fragments)
+    return StatementHeader(
+        name=name,
+        lines=tuple(lines),
+        params=frozenset(_PARAM_RE.findall(joined)),
+        params_of=fragments,
+    )
 
 
 def declared_params(name: str) -> frozenset[str]:
@@ -80,8 +84,9 @@ def declared_params(name: str) -> frozenset[str]:
 
 def body(name: str) -> str:
     """The Cypher of ``name`` with its fragments expanded and its comment lines removed."""
-    return "\n".join(ln for ln in source(name).splitlines()
-                     if not ln.lstrip().startswith("//")).strip()
+    return "\n".join(
+        ln for ln in source(name).splitlines() if not ln.lstrip().startswith("//")
+    ).strip()
 
 
 def used_params(name: str) -> frozenset[str]:

@@ -20,9 +20,24 @@ from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
 #: Stored on nodes but not ThoughtRecord fields (the last five: conversation messages, see
 #: :mod:`engrava_graph.conversations`).
-_THOUGHT_EXTRA = frozenset({"namespace", "ns_token", "content_hash", "embedding", "metadata_json",
-                            "entities", "revision", "retired", "conversation_id", "position",
-                            "speaker", "message_id", "role", "next_position"})
+_THOUGHT_EXTRA = frozenset(
+    {
+        "namespace",
+        "ns_token",
+        "content_hash",
+        "embedding",
+        "metadata_json",
+        "entities",
+        "revision",
+        "retired",
+        "conversation_id",
+        "position",
+        "speaker",
+        "message_id",
+        "role",
+        "next_position",
+    }
+)
 _EDGE_EXTRA = frozenset({"namespace", "metadata_json"})
 
 
@@ -46,15 +61,15 @@ def record_properties(record: ThoughtRecord | EdgeRecord) -> dict[str, Any]:
     return props
 
 
-def removed_meta_keys(old_props: Mapping[str, Any],
-                      new_props: Mapping[str, Any]) -> dict[str, None]:
+def removed_meta_keys(
+    old_props: Mapping[str, Any], new_props: Mapping[str, Any]
+) -> dict[str, None]:
     """``{key: None}`` for every ``meta.*`` property present before but not after an update."""
     return {k: None for k in old_props if k.startswith(META_PREFIX) and k not in new_props}
 
 
 def _from_props(model: type[BaseModel], props: Mapping[str, Any], extra: frozenset[str]) -> Any:
-    data = {k: v for k, v in props.items()
-            if k not in extra and not k.startswith(META_PREFIX)}
+    data = {k: v for k, v in props.items() if k not in extra and not k.startswith(META_PREFIX)}
     for key, value in data.items():
         if hasattr(value, "to_native"):
             data[key] = value.to_native()

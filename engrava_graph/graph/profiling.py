@@ -78,12 +78,20 @@ class ProfilingExecutor(GraphExecutor):
         started = time.perf_counter()
         records, summary = await self.transaction(work, write=False)
         wall_ms = (time.perf_counter() - started) * 1000.0
-        server_ms = float((summary.result_available_after or 0)
-                          + (summary.result_consumed_after or 0))
-        self.profiled.append(ProfiledRun(
-            name=stmt.name, text=stmt.text, params=dict(params),
-            db_hits=plan_db_hits(summary.profile), rows=len(records), server_ms=server_ms,
-            wall_ms=wall_ms))
+        server_ms = float(
+            (summary.result_available_after or 0) + (summary.result_consumed_after or 0)
+        )
+        self.profiled.append(
+            ProfiledRun(
+                name=stmt.name,
+                text=stmt.text,
+                params=dict(params),
+                db_hits=plan_db_hits(summary.profile),
+                rows=len(records),
+                server_ms=server_ms,
+                wall_ms=wall_ms,
+            )
+        )
         return records
 
 
@@ -119,8 +127,9 @@ def cypher_literal(value: Any) -> str:
     if isinstance(value, date):
         return f"date('{value.isoformat()}')"
     if isinstance(value, Mapping):
-        items = ", ".join(f"`{str(k).replace('`', '``')}`: {cypher_literal(v)}"
-                          for k, v in value.items())
+        items = ", ".join(
+            f"`{str(k).replace('`', '``')}`: {cypher_literal(v)}" for k, v in value.items()
+        )
         return "{" + items + "}"
     if hasattr(value, "tolist"):
         return cypher_literal(value.tolist())

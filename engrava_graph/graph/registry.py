@@ -74,8 +74,7 @@ def _fragment_body(name: str) -> str:
 def _expand_includes(text: str, depth: int = 0) -> str:
     if depth > 4:
         raise CypherRegistryError("fragment includes nest deeper than 4 levels")
-    return _INCLUDE_RE.sub(lambda m: _expand_includes(_fragment_body(m.group(1)), depth + 1),
-                           text)
+    return _INCLUDE_RE.sub(lambda m: _expand_includes(_fragment_body(m.group(1)), depth + 1), text)
 
 
 def source(name: str) -> str:

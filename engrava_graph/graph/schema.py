@@ -17,15 +17,29 @@ from engrava_graph.model.errors import EmbeddingDimensionMismatchError, SchemaVe
 SCHEMA_VERSION = 2
 VECTOR_INDEX = "thought_embedding"
 
-_NODE_SCHEMA = [cypher(f"schema/{name}") for name in (
-    "thought_key", "entity_key", "tag_key", "namespace_key", "dream_run_key",
-    "thought_lifecycle_index", "thought_cycle_index", "thought_created_index",
-    "thought_hash_index", "thought_valid_from_index", "thought_conversation_index",
-    "thought_fulltext",
-)]
+_NODE_SCHEMA = [
+    cypher(f"schema/{name}")
+    for name in (
+        "thought_key",
+        "entity_key",
+        "tag_key",
+        "namespace_key",
+        "dream_run_key",
+        "thought_lifecycle_index",
+        "thought_cycle_index",
+        "thought_created_index",
+        "thought_hash_index",
+        "thought_valid_from_index",
+        "thought_conversation_index",
+        "thought_fulltext",
+    )
+]
 _NAMESPACE_INDEXES = [cypher("schema/namespace_index", label=label) for label in NodeLabel]
-_EDGE_SCHEMA = [cypher(f"schema/{name}", rel_type=t)
-                for t in EdgeType for name in ("edge_id_key", "edge_triple_key")]
+_EDGE_SCHEMA = [
+    cypher(f"schema/{name}", rel_type=t)
+    for t in EdgeType
+    for name in ("edge_id_key", "edge_triple_key")
+]
 _VECTOR = cypher("schema/thought_vector")
 _VECTOR_DIMENSIONS = cypher("schema/vector_dimensions")
 _AWAIT = cypher("schema/await_indexes")
@@ -67,8 +81,9 @@ MAX_VECTOR_DIMENSIONS = 4096
 """Largest vector index Neo4j 5 creates (``vector.dimensions``)."""
 
 
-async def ensure_schema(executor: GraphExecutor, *, dimensions: int,
-                        index_timeout_seconds: int = 300) -> int:
+async def ensure_schema(
+    executor: GraphExecutor, *, dimensions: int, index_timeout_seconds: int = 300
+) -> int:
     """Create every constraint and index (idempotently), wait until they are ONLINE, and record
     :data:`SCHEMA_VERSION`.
 

@@ -207,7 +207,8 @@ class LocalNeo4jServer:
         self.console_log = self.home / "logs" / "console.log"
         recorded = self._read_state()
         self.version, self.version_reason = choose_version(
-            self.settings.version, recorded.version if recorded else None)
+            self.settings.version, recorded.version if recorded else None
+        )
         self.version_dir = root / self.version
         self.lib_dir = self.version_dir / "lib"
 
@@ -337,7 +338,9 @@ class LocalNeo4jServer:
         (self.home / "conf" / "neo4j.conf").write_text(conf)
         password = self._ensure_password()
         if not self._system_db_exists():
-            self._run_java(java, lib, "Neo4jAdminCommand", ["dbms", "set-initial-password", password])
+            self._run_java(
+                java, lib, "Neo4jAdminCommand", ["dbms", "set-initial-password", password]
+            )
         command = self._server_command(java, lib)
         with open(self.console_log, "wb") as log:
             process = subprocess.Popen(
@@ -530,8 +533,9 @@ def java_majors(version: str) -> tuple[int, ...]:
     return CALENDAR_JAVA if version[:4].isdigit() and int(version[:4]) >= 2025 else LTS_JAVA
 
 
-def choose_version(configured: str | None, recorded: str | None,
-                   environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+def choose_version(
+    configured: str | None, recorded: str | None, environ: Mapping[str, str] | None = None
+) -> tuple[str, str]:
     """Which Neo4j version an instance runs, and why (one phrase for the console).
 
     ``configured`` (ENGRAVA_NEO4J_VERSION) wins; else the version an existing instance was
@@ -550,8 +554,7 @@ def choose_version(configured: str | None, recorded: str | None,
     return CURRENT_VERSION, f"the current line: Java {_java_major(java)} is at {java}"
 
 
-def find_java(majors: tuple[int, ...] = LTS_JAVA,
-              environ: Mapping[str, str] | None = None) -> Path:
+def find_java(majors: tuple[int, ...] = LTS_JAVA, environ: Mapping[str, str] | None = None) -> Path:
     """Return a Java binary of one of ``majors``: JAVA_HOME, then /usr/lib/jvm's JDKs
     (OpenJDK and Temurin, in the order of ``majors``), then PATH.
 

@@ -12,6 +12,7 @@ Async only (``ainvoke``): the Neo4j driver is asynchronous and bound to its even
 from __future__ import annotations
 
 from datetime import UTC, datetime
+
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
     CallbackManagerForRetrieverRun,
@@ -32,12 +33,17 @@ def memory_document(memory: RetrievedMemory) -> Document:
     """A retrieved memory as a LangChain ``Document``."""
     moment = when(memory)
     return Document(
-        page_content=memory.text, id=memory.thought_id,
-        metadata={"thought_id": memory.thought_id, "confidence": memory.confidence,
-                  "when": moment.isoformat() if moment else None,
-                  "thought_type": memory.thought_type, "reached_by": memory.reached_by,
-                  "causal_links": [link.model_dump(mode="json")
-                                   for link in memory.causal_links]})
+        page_content=memory.text,
+        id=memory.thought_id,
+        metadata={
+            "thought_id": memory.thought_id,
+            "confidence": memory.confidence,
+            "when": moment.isoformat() if moment else None,
+            "thought_type": memory.thought_type,
+            "reached_by": memory.reached_by,
+            "causal_links": [link.model_dump(mode="json") for link in memory.causal_links],
+        },
+    )
 
 
 class EngravaRetriever(BaseRetriever):
@@ -55,16 +61,17 @@ class EngravaRetriever(BaseRetriever):
     top_k: int = Field(default=5, ge=1, le=100)
     min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
 
-    def _get_relevant_documents(self, query: str, *,
-                                run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
         raise NotImplementedError(_ASYNC_ONLY)
 
-    async def _aget_relevant_documents(self, query: str, *,
-                                       run_manager: AsyncCallbackManagerForRetrieverRun
-                                       ) -> list[Document]:
-        response = await self.store.retrieve(query, top_k=self.top_k,
-                                             min_confidence=self.min_confidence,
-                                             now=datetime.now(UTC))
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        response = await self.store.retrieve(
+            query, top_k=self.top_k, min_confidence=self.min_confidence, now=datetime.now(UTC)
+        )
         return [memory_document(m) for m in response.results]
 
 
@@ -90,5 +97,7 @@ def memory_tools(store: Neo4jEngravaCore, *, top_k: int = 5) -> list[BaseTool]:
         stored = await store.remember(text, source="agent")
         return f"remembered ({stored.thought_id})"
 
-    return [StructuredTool.from_function(coroutine=recall_memory, name="recall_memory"),
-            StructuredTool.from_function(coroutine=remember, name="remember")]
+    return [
+        StructuredTool.from_function(coroutine=recall_memory, name="recall_memory"),
+        StructuredTool.from_function(coroutine=remember, name="remember"),
+    ]

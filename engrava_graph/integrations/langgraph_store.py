@@ -64,14 +64,21 @@ def item_text(value: dict[str, Any]) -> str:
 
 
 def _metadata(namespace: tuple[str, ...], key: str) -> dict[str, Any]:
-    return {META_KEY: {"item": True, "key": key,
-                       "ns": {str(i): label for i, label in enumerate(namespace)}}}
+    return {
+        META_KEY: {
+            "item": True,
+            "key": key,
+            "ns": {str(i): label for i, label in enumerate(namespace)},
+        }
+    }
 
 
 def _prefix_filter(prefix: tuple[str, ...]) -> dict[str, Any]:
     """The metadata filter (``{"path": value}``) of the items under ``prefix``."""
-    return {f"{META_KEY}.item": True,
-            **{f"{META_KEY}.ns.{i}": label for i, label in enumerate(prefix)}}
+    return {
+        f"{META_KEY}.item": True,
+        **{f"{META_KEY}.ns.{i}": label for i, label in enumerate(prefix)},
+    }
 
 
 def _namespace_of(thought: ThoughtRecord) -> tuple[str, ...]:
@@ -81,10 +88,14 @@ def _namespace_of(thought: ThoughtRecord) -> tuple[str, ...]:
 
 def _item(thought: ThoughtRecord, score: float | None = None) -> SearchItem:
     created = thought.created_at or datetime.now(UTC)
-    return SearchItem(namespace=_namespace_of(thought),
-                      key=str(thought.metadata[META_KEY]["key"]),  # type: ignore[index]
-                      value=json.loads(thought.content), created_at=created,
-                      updated_at=thought.updated_at or created, score=score)
+    return SearchItem(
+        namespace=_namespace_of(thought),
+        key=str(thought.metadata[META_KEY]["key"]),  # type: ignore[index]
+        value=json.loads(thought.content),
+        created_at=created,
+        updated_at=thought.updated_at or created,
+        score=score,
+    )
 
 
 def _matches(value: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
@@ -111,8 +122,8 @@ class EngravaStore(BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Not supported: the Neo4j driver is asynchronous (use ``abatch`` / ``aget`` / ...)."""
         raise NotImplementedError(
-            "EngravaStore is async-only: use aget/aput/asearch, and run graphs with "
-            "ainvoke/astream")
+            "EngravaStore is async-only: use aget/aput/asearch, and run graphs with ainvoke/astream"
+        )
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Run the operations in order; one result each (None for a put)."""
@@ -131,8 +142,7 @@ class EngravaStore(BaseStore):
         return results
 
     async def _get(self, op: GetOp) -> Item | None:
-        thought = await self.store.get_thought(item_id(self.store.namespace, op.namespace,
-                                                       op.key))
+        thought = await self.store.get_thought(item_id(self.store.namespace, op.namespace, op.key))
         return None if thought is None else _item(thought)
 
     async def _put(self, op: PutOp) -> None:
@@ -146,55 +156,79 @@ class EngravaStore(BaseStore):
         if await self.store.get_thought(thought_id) is not None:
             await self.store.update_thought(thought_id, essence=essence, content=content)
             return
-        await self.store.create_thought(ThoughtRecord(
-            thought_id=thought_id, thought_type=ThoughtType.NOTE, essence=essence,
-            content=content, source="langgraph", metadata=_metadata(op.namespace, op.key)))
+        await self.store.create_thought(
+            ThoughtRecord(
+                thought_id=thought_id,
+                thought_type=ThoughtType.NOTE,
+                essence=essence,
+                content=content,
+                source="langgraph",
+                metadata=_metadata(op.namespace, op.key),
+            )
+        )
 
-    async def recall(self, namespace_prefix: tuple[str, ...], query: str, *,
-                     top_k: int = 5) -> RetrievalResponse:
+    async def recall(
+        self, namespace_prefix: tuple[str, ...], query: str, *, top_k: int = 5
+    ) -> RetrievalResponse:
         """Run the retrieval cycle over the items under ``namespace_prefix`` (for
         :func:`~engrava_graph.integrations.prompt.format_for_prompt`).
 
         Raises:
             ValidationFailedError: ``top_k`` outside 1-100 or an empty query.
         """
-        return await self.store.retrieve(query, top_k=top_k, now=datetime.now(UTC),
-                                         metadata_filter=_prefix_filter(namespace_prefix))
+        return await self.store.retrieve(
+            query,
+            top_k=top_k,
+            now=datetime.now(UTC),
+            metadata_filter=_prefix_filter(namespace_prefix),
+        )
 
     async def _search(self, op: SearchOp) -> list[SearchItem]:
         wanted = op.offset + op.limit
         prefix = _prefix_filter(op.namespace_prefix)
         if op.query:
-            response = await self.recall(op.namespace_prefix, op.query,
-                                         top_k=min(100, max(wanted, 1)))
+            response = await self.recall(
+                op.namespace_prefix, op.query, top_k=min(100, max(wanted, 1))
+            )
             found = await self.store.get_thoughts([r.thought_id for r in response.results])
-            items = [_item(found[r.thought_id], r.confidence) for r in response.results
-                     if r.thought_id in found]
+            items = [
+                _item(found[r.thought_id], r.confidence)
+                for r in response.results
+                if r.thought_id in found
+            ]
         else:
-            listed = await self.store.list_thoughts(filters=MetadataFilter.from_mapping(prefix),
-                                                    limit=_PAGE)
+            listed = await self.store.list_thoughts(
+                filters=MetadataFilter.from_mapping(prefix), limit=_PAGE
+            )
             items = [_item(t) for t in listed]
-        return [i for i in items if _matches(i.value, op.filter)][op.offset:wanted]
+        return [i for i in items if _matches(i.value, op.filter)][op.offset : wanted]
 
     async def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         seen: set[tuple[str, ...]] = set()
         after: str | None = None
         while True:
             page = await self.store.list_thoughts(
-                filters=MetadataFilter.from_mapping(_prefix_filter(())), after_id=after,
-                limit=_PAGE)
+                filters=MetadataFilter.from_mapping(_prefix_filter(())), after_id=after, limit=_PAGE
+            )
             seen.update(_namespace_of(t) for t in page)
             if len(page) < _PAGE:
                 break
             after = page[-1].thought_id
-        chosen = sorted({ns[:op.max_depth] if op.max_depth else ns for ns in seen
-                         if all(_condition(ns, c.match_type, tuple(c.path))
-                                for c in op.match_conditions or ())})
-        return chosen[op.offset:op.offset + op.limit]
+        chosen = sorted(
+            {
+                ns[: op.max_depth] if op.max_depth else ns
+                for ns in seen
+                if all(
+                    _condition(ns, c.match_type, tuple(c.path)) for c in op.match_conditions or ()
+                )
+            }
+        )
+        return chosen[op.offset : op.offset + op.limit]
 
 
 def _condition(namespace: tuple[str, ...], match_type: str, path: tuple[str, ...]) -> bool:
     """LangGraph's prefix/suffix namespace condition; ``"*"`` matches any one label."""
-    part = namespace[:len(path)] if match_type == "prefix" else namespace[-len(path):]
-    return len(part) == len(path) and all(p in ("*", label) for p, label in zip(path, part,
-                                                                                 strict=True))
+    part = namespace[: len(path)] if match_type == "prefix" else namespace[-len(path) :]
+    return len(part) == len(path) and all(
+        p in ("*", label) for p, label in zip(path, part, strict=True)
+    )

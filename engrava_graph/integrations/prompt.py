@@ -44,14 +44,19 @@ def _chain_lines(memory: RetrievedMemory, texts: Mapping[str, str]) -> list[str]
     lines = []
     for link in sorted(memory.causal_links, key=lambda link: link.hops):
         cause, effect = cause_and_effect(link)
-        lines.append(f"{texts.get(cause, cause)} -> {texts.get(effect, effect)} "
-                     f"(link confidence {link.confidence:.2f})")
+        lines.append(
+            f"{texts.get(cause, cause)} -> {texts.get(effect, effect)} "
+            f"(link confidence {link.confidence:.2f})"
+        )
     return lines
 
 
-def format_for_prompt(results: RetrievalResponse | Sequence[RetrievedMemory], *,
-                      max_items: int | None = None,
-                      texts: Mapping[str, str] | None = None) -> str:
+def format_for_prompt(
+    results: RetrievalResponse | Sequence[RetrievedMemory],
+    *,
+    max_items: int | None = None,
+    texts: Mapping[str, str] | None = None,
+) -> str:
     """Render retrieved memories as a numbered list for an LLM prompt.
 
     Each memory is one line ``N. [when · confidence c] essence``, followed by its causal
@@ -83,7 +88,8 @@ def format_for_prompt(results: RetrievalResponse | Sequence[RetrievedMemory], *,
     known = {m.thought_id: m.text for m in memories} | dict(texts or {})
     lines = [HEADER]
     for rank, memory in enumerate(memories[:max_items], start=1):
-        lines.append(f"{rank}. [{_stamp(when(memory))} · confidence {memory.confidence:.2f}] "
-                     f"{memory.text}")
+        lines.append(
+            f"{rank}. [{_stamp(when(memory))} · confidence {memory.confidence:.2f}] {memory.text}"
+        )
         lines.extend(f"   because: {line}" for line in _chain_lines(memory, known))
     return "\n".join(lines)

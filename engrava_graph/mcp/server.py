@@ -30,7 +30,6 @@ from pydantic import Field, ValidationError
 from pydantic_core import to_jsonable_python
 
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.model.error_codes import error_code
 from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import (
@@ -40,6 +39,7 @@ from engrava_graph.model.enums import (
     Priority,
     ThoughtType,
 )
+from engrava_graph.model.error_codes import error_code
 from engrava_graph.model.errors import (
     EngravaGraphError,
     NamespaceNotFoundError,
@@ -59,8 +59,9 @@ _CREATE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentH
 _UPDATE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True)
 _DELETE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True)
 
-Namespace = Annotated[str | None, Field(
-    description="The memory (namespace) to use; default: the server's namespace.")]
+Namespace = Annotated[
+    str | None, Field(description="The memory (namespace) to use; default: the server's namespace.")
+]
 TopK = Annotated[int, Field(ge=1, le=100, description="How many results, 1-100.")]
 
 INSTRUCTIONS = (
@@ -115,8 +116,9 @@ class StoreSource:
         InvalidNamespaceError: a malformed ``namespace``.
     """
 
-    def __init__(self, authenticate: Authenticate = local_user,
-                 namespace: str = DEFAULT_NAMESPACE) -> None:
+    def __init__(
+        self, authenticate: Authenticate = local_user, namespace: str = DEFAULT_NAMESPACE
+    ) -> None:
         self.authenticate = authenticate
         self.namespace = validate_namespace(namespace)
         self._base: Neo4jEngravaCore | None = None
@@ -136,8 +138,9 @@ class StoreSource:
             raise ToolError("unauthenticated: missing or unknown API key")
         return caller
 
-    async def store(self, ctx: Context, namespace: str | None, *, write: bool = False,
-                    create: bool = False) -> Neo4jEngravaCore:
+    async def store(
+        self, ctx: Context, namespace: str | None, *, write: bool = False, create: bool = False
+    ) -> Neo4jEngravaCore:
         """The store of ``namespace`` (default the server's) after checking the caller's rights.
 
         Args:
@@ -190,8 +193,9 @@ async def tool_errors() -> AsyncIterator[None]:
         message = str(error) if status < 500 else "the memory service failed; see its log"
         raise ToolError(f"{code}: {message}") from error
     except ValidationError as error:
-        fields = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                           for e in error.errors(include_url=False))
+        fields = "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors(include_url=False)
+        )
         raise ToolError(f"validation_failed: {fields}") from error
 
 
@@ -207,8 +211,9 @@ def _scored(hits: Sequence[tuple[str, float]]) -> list[dict[str, Any]]:
     return [{"thought_id": thought_id, "score": score} for thought_id, score in hits]
 
 
-def build_server(stores: StoreSource, *, read_only: bool = False,
-                 has_add_messages: bool = True) -> MCPServer:
+def build_server(
+    stores: StoreSource, *, read_only: bool = False, has_add_messages: bool = True
+) -> MCPServer:
     """The MCP server over the stores of ``stores``.
 
     Args:
@@ -231,8 +236,9 @@ def build_server(stores: StoreSource, *, read_only: bool = False,
 
 def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C901 - one tool each
     @server.tool(annotations=_READ)
-    async def get_thought(thought_id: str, ctx: Context,
-                          namespace: Namespace = None) -> dict[str, Any]:
+    async def get_thought(
+        thought_id: str, ctx: Context, namespace: Namespace = None
+    ) -> dict[str, Any]:
         """Fetch one thought by its id (all its fields)."""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
@@ -242,56 +248,68 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             return _thought(record)
 
     @server.tool(annotations=_READ)
-    async def retrieve(query: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K,
-                       namespace: Namespace = None,
-                       min_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0,
-                       metadata_filter: dict[str, Any] | None = None,
-                       now: Annotated[str | None, Field(
-                           description="The clock, ISO 8601 (default: now, UTC); resolves "
-                                       "'last Tuesday'.")] = None) -> dict[str, Any]:
+    async def retrieve(
+        query: str,
+        ctx: Context,
+        top_k: TopK = DEFAULT_TOP_K,
+        namespace: Namespace = None,
+        min_confidence: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0,
+        metadata_filter: dict[str, Any] | None = None,
+        now: Annotated[
+            str | None,
+            Field(description="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."),
+        ] = None,
+    ) -> dict[str, Any]:
         """Recall the memories relevant to a question with the retrieval cycle (meaning,
         keywords, time and causal links). `context` is the results as prompt text; `results`
         has each memory's id, text, confidence and causal links."""
         async with tool_errors():
-            request = RetrieveRequest.build(query=query, top_k=top_k,
-                                            min_confidence=min_confidence,
-                                            metadata_filter=metadata_filter,
-                                            now=now or datetime.now(UTC))
+            request = RetrieveRequest.build(
+                query=query,
+                top_k=top_k,
+                min_confidence=min_confidence,
+                metadata_filter=metadata_filter,
+                now=now or datetime.now(UTC),
+            )
             store = await stores.store(ctx, namespace)
             response = await store.retrieve(**request.model_dump(exclude_unset=True))
-            answer = response.model_dump(mode="json", include={
-                "results", "pathway", "intent", "causal_links"})
+            answer = response.model_dump(
+                mode="json", include={"results", "pathway", "intent", "causal_links"}
+            )
             return {"context": format_for_prompt(response), **answer}
 
     @server.tool(annotations=_READ)
-    async def explain(query: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K,
-                      namespace: Namespace = None,
-                      level: Annotated[str, Field(pattern="^(summary|debug)$")] = "summary"
-                      ) -> dict[str, Any]:
+    async def explain(
+        query: str,
+        ctx: Context,
+        top_k: TopK = DEFAULT_TOP_K,
+        namespace: Namespace = None,
+        level: Annotated[str, Field(pattern="^(summary|debug)$")] = "summary",
+    ) -> dict[str, Any]:
         """Run the retrieval cycle for a question and show how it decided: intent, entities,
         pathway, candidate counts, timings (ms); at level 'debug' every candidate's signals and
         the step that dropped it."""
         async with tool_errors():
             request = RetrieveRequest.build(query=query, top_k=top_k, now=datetime.now(UTC))
             store = await stores.store(ctx, namespace)
-            explanation = await store.explain(level=level,
-                                              **request.model_dump(exclude_unset=True))
+            explanation = await store.explain(level=level, **request.model_dump(exclude_unset=True))
             return explanation.model_dump(mode="json")
 
     @server.tool(annotations=_READ)
-    async def search_memory(query_text: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K,
-                            namespace: Namespace = None) -> dict[str, Any]:
+    async def search_memory(
+        query_text: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K, namespace: Namespace = None
+    ) -> dict[str, Any]:
         """Hybrid ranked search (keywords + vector + recency + priority), as the peer's
         search_memory. Returns thought ids with scores; use `retrieve` for the full cycle."""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
             found = await store.search_hybrid(query_text, top_k=top_k)
-            return {"results": _scored(found.results),
-                    "backends_used": sorted(found.backends_used)}
+            return {"results": _scored(found.results), "backends_used": sorted(found.backends_used)}
 
     @server.tool(annotations=_READ)
-    async def search_keywords(query: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K,
-                              namespace: Namespace = None) -> dict[str, Any]:
+    async def search_keywords(
+        query: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K, namespace: Namespace = None
+    ) -> dict[str, Any]:
         """Full-text (Lucene BM25) keyword search. Returns thought ids with scores."""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
@@ -299,36 +317,52 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             return {"results": _scored(hits)}
 
     @server.tool(annotations=_READ)
-    async def list_memory(ctx: Context, thought_type: ThoughtType | None = None,
-                          lifecycle_status: LifecycleStatus | None = None,
-                          priority: Priority | None = None, min_cycle: int | None = None,
-                          max_cycle: int | None = None, include_expired: bool = False,
-                          limit: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_LIST_LIMIT,
-                          offset: Annotated[int, Field(ge=0)] = 0,
-                          namespace: Namespace = None) -> dict[str, Any]:
+    async def list_memory(
+        ctx: Context,
+        thought_type: ThoughtType | None = None,
+        lifecycle_status: LifecycleStatus | None = None,
+        priority: Priority | None = None,
+        min_cycle: int | None = None,
+        max_cycle: int | None = None,
+        include_expired: bool = False,
+        limit: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_LIST_LIMIT,
+        offset: Annotated[int, Field(ge=0)] = 0,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """List thoughts by type, lifecycle status, priority and cycle range, unranked, ordered
         by id, with limit/offset paging."""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
             rows = await store.list_thoughts(
-                thought_type=thought_type, lifecycle_status=lifecycle_status, priority=priority,
-                min_cycle=min_cycle, max_cycle=max_cycle, include_expired=include_expired,
-                limit=limit, offset=offset)
+                thought_type=thought_type,
+                lifecycle_status=lifecycle_status,
+                priority=priority,
+                min_cycle=min_cycle,
+                max_cycle=max_cycle,
+                include_expired=include_expired,
+                limit=limit,
+                offset=offset,
+            )
             return {"thoughts": [_thought(t) for t in rows]}
 
     @server.tool(annotations=_READ)
-    async def query_memory(metadata_filter: dict[str, Any], ctx: Context,
-                           thought_type: ThoughtType | None = None,
-                           limit: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_LIST_LIMIT,
-                           namespace: Namespace = None) -> dict[str, Any]:
+    async def query_memory(
+        metadata_filter: dict[str, Any],
+        ctx: Context,
+        thought_type: ThoughtType | None = None,
+        limit: Annotated[int, Field(ge=1, le=1000)] = DEFAULT_LIST_LIMIT,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Structured query: the thoughts whose metadata matches every entry of
         `metadata_filter` ({"path": value or [values]}, dotted paths), optionally of one type.
         (The peer's query_memory takes MindQL; this memory filters on metadata instead.)"""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
             rows = await store.list_thoughts(
-                thought_type=thought_type, filters=MetadataFilter.from_mapping(metadata_filter),
-                limit=limit)
+                thought_type=thought_type,
+                filters=MetadataFilter.from_mapping(metadata_filter),
+                limit=limit,
+            )
             return {"thoughts": [_thought(t) for t in rows]}
 
     @server.tool(annotations=_READ)
@@ -338,84 +372,131 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             store = await stores.store(ctx, namespace)
             by_type = {t.value: await store.count_thoughts(thought_type=t) for t in ThoughtType}
             edges = await store.list_edges(limit=100_000)
-            return {"namespace": store.namespace, "thoughts": sum(by_type.values()),
-                    "thoughts_by_type": by_type, "edges": len(edges),
-                    "highest_cycle": await store.max_cycle()}
+            return {
+                "namespace": store.namespace,
+                "thoughts": sum(by_type.values()),
+                "thoughts_by_type": by_type,
+                "edges": len(edges),
+                "highest_cycle": await store.max_cycle(),
+            }
 
     @server.tool(annotations=_READ)
-    async def get_edges(thought_id: str, ctx: Context,
-                        direction: EdgeDirection = EdgeDirection.BOTH,
-                        namespace: Namespace = None) -> dict[str, Any]:
+    async def get_edges(
+        thought_id: str,
+        ctx: Context,
+        direction: EdgeDirection = EdgeDirection.BOTH,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """A thought's edges (OUT, IN or BOTH), oldest first."""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
-            return {"edges": [_edge(e) for e in await store.get_edges(thought_id,
-                                                                      direction=direction)]}
+            return {
+                "edges": [_edge(e) for e in await store.get_edges(thought_id, direction=direction)]
+            }
 
     @server.tool(annotations=_READ)
-    async def list_edges(ctx: Context, edge_type: EdgeType | None = None,
-                         limit: Annotated[int, Field(ge=1, le=5000)] = 500,
-                         namespace: Namespace = None) -> dict[str, Any]:
+    async def list_edges(
+        ctx: Context,
+        edge_type: EdgeType | None = None,
+        limit: Annotated[int, Field(ge=1, le=5000)] = 500,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Edges of the namespace, optionally of one type, oldest first."""
         async with tool_errors():
             store = await stores.store(ctx, namespace)
-            return {"edges": [_edge(e) for e in await store.list_edges(edge_type=edge_type,
-                                                                       limit=limit)]}
+            return {
+                "edges": [
+                    _edge(e) for e in await store.list_edges(edge_type=edge_type, limit=limit)
+                ]
+            }
 
 
 def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C901
     @server.tool(annotations=_CREATE)
-    async def store_thought(essence: str, ctx: Context, content: str | None = None,
-                            thought_type: ThoughtType = ThoughtType.NOTE,
-                            priority: Priority = Priority.P3, source: str = "agent",
-                            confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
-                            metadata: dict[str, Any] | None = None,
-                            valid_from: Annotated[str | None, Field(
-                                description="When it happened, ISO 8601.")] = None,
-                            thought_id: str | None = None, deduplicate: bool = False,
-                            namespace: Namespace = None) -> dict[str, Any]:
+    async def store_thought(
+        essence: str,
+        ctx: Context,
+        content: str | None = None,
+        thought_type: ThoughtType = ThoughtType.NOTE,
+        priority: Priority = Priority.P3,
+        source: str = "agent",
+        confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        metadata: dict[str, Any] | None = None,
+        valid_from: Annotated[str | None, Field(description="When it happened, ISO 8601.")] = None,
+        thought_id: str | None = None,
+        deduplicate: bool = False,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Remember something: a thought with its essence (a short line) and optional full
         content (default: the essence). Creates the namespace on its first thought. Returns the
         stored thought."""
         async with tool_errors():
             fields: dict[str, Any] = {
-                "essence": essence, "content": content or essence, "thought_type": thought_type,
-                "priority": priority, "source": source, "confidence": confidence,
-                "metadata": metadata or {}, "valid_from": valid_from}
+                "essence": essence,
+                "content": content or essence,
+                "thought_type": thought_type,
+                "priority": priority,
+                "source": source,
+                "confidence": confidence,
+                "metadata": metadata or {},
+                "valid_from": valid_from,
+            }
             if thought_id:
                 fields["thought_id"] = thought_id
             record = ThoughtRecord.model_validate(
-                {k: v for k, v in fields.items() if v is not None})
+                {k: v for k, v in fields.items() if v is not None}
+            )
             store = await stores.store(ctx, namespace, write=True, create=True)
             return _thought(await store.create_thought(record, deduplicate=deduplicate))
 
     @server.tool(annotations=_UPDATE)
-    async def update_thought(thought_id: str, ctx: Context, essence: str | None = None,
-                             content: str | None = None, priority: Priority | None = None,
-                             lifecycle_status: LifecycleStatus | None = None,
-                             confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
-                             namespace: Namespace = None) -> dict[str, Any]:
+    async def update_thought(
+        thought_id: str,
+        ctx: Context,
+        essence: str | None = None,
+        content: str | None = None,
+        priority: Priority | None = None,
+        lifecycle_status: LifecycleStatus | None = None,
+        confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Change the given fields of a thought (the others stay); returns the new version."""
         async with tool_errors():
-            changes = {k: v for k, v in {
-                "essence": essence, "content": content, "priority": priority,
-                "lifecycle_status": lifecycle_status, "confidence": confidence,
-            }.items() if v is not None}
+            changes = {
+                k: v
+                for k, v in {
+                    "essence": essence,
+                    "content": content,
+                    "priority": priority,
+                    "lifecycle_status": lifecycle_status,
+                    "confidence": confidence,
+                }.items()
+                if v is not None
+            }
             store = await stores.store(ctx, namespace, write=True)
             return _thought(await store.update_thought(thought_id, **changes))
 
     @server.tool(annotations=_CREATE)
-    async def link_thoughts(from_thought_id: str, to_thought_id: str, edge_type: EdgeType,
-                            ctx: Context, weight: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0,
-                            confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
-                            edge_id: str | None = None,
-                            namespace: Namespace = None) -> dict[str, Any]:
+    async def link_thoughts(
+        from_thought_id: str,
+        to_thought_id: str,
+        edge_type: EdgeType,
+        ctx: Context,
+        weight: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0,
+        confidence: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        edge_id: str | None = None,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Link two existing thoughts with a typed edge. CAUSED_BY points from the effect to its
         cause, LEADS_TO from a cause to its effect; `confidence` is how sure the link is."""
         async with tool_errors():
-            fields: dict[str, Any] = {"from_thought_id": from_thought_id,
-                                      "to_thought_id": to_thought_id, "edge_type": edge_type,
-                                      "weight": weight, "confidence": confidence}
+            fields: dict[str, Any] = {
+                "from_thought_id": from_thought_id,
+                "to_thought_id": to_thought_id,
+                "edge_type": edge_type,
+                "weight": weight,
+                "confidence": confidence,
+            }
             if edge_id:
                 fields["edge_id"] = edge_id
             record = EdgeRecord.model_validate(fields)
@@ -423,26 +504,38 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             return _edge(await store.create_edge(record))
 
     @server.tool(annotations=_DELETE)
-    async def delete_thought(thought_id: str, ctx: Context,
-                             namespace: Namespace = None) -> dict[str, Any]:
+    async def delete_thought(
+        thought_id: str, ctx: Context, namespace: Namespace = None
+    ) -> dict[str, Any]:
         """Delete a thought and its edges; `deleted` is false when there was none."""
         async with tool_errors():
             store = await stores.store(ctx, namespace, write=True)
             return {"deleted": await store.delete_thought(thought_id)}
 
     @server.tool(annotations=_DELETE)
-    async def delete_edge(edge_id: str, ctx: Context,
-                          namespace: Namespace = None) -> dict[str, Any]:
+    async def delete_edge(
+        edge_id: str, ctx: Context, namespace: Namespace = None
+    ) -> dict[str, Any]:
         """Delete an edge; `deleted` is false when there was none."""
         async with tool_errors():
             store = await stores.store(ctx, namespace, write=True)
             return {"deleted": await store.delete_edge(edge_id)}
 
     @server.tool(annotations=_UPDATE)
-    async def dream(cycle: Annotated[int, Field(ge=0, description=(
-                        "The cognitive cycle to dream at (the agent's own clock, e.g. its turn "
-                        "or session count)."))], ctx: Context,
-                    namespace: Namespace = None) -> dict[str, Any]:
+    async def dream(
+        cycle: Annotated[
+            int,
+            Field(
+                ge=0,
+                description=(
+                    "The cognitive cycle to dream at (the agent's own clock, e.g. its turn "
+                    "or session count)."
+                ),
+            ),
+        ],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Consolidate: cluster similar thoughts into reflections (one dreaming pass)."""
         async with tool_errors():
             store = await stores.store(ctx, namespace, write=True)
@@ -452,8 +545,12 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
 
 def _register_add_messages(server: MCPServer, stores: StoreSource) -> None:
     @server.tool(annotations=_UPDATE)
-    async def add_messages(conversation_id: str, messages: list[dict[str, Any]], ctx: Context,
-                           namespace: Namespace = None) -> dict[str, Any]:
+    async def add_messages(
+        conversation_id: str,
+        messages: list[dict[str, Any]],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> dict[str, Any]:
         """Store a conversation's messages ({content, speaker or role, timestamp?, message_id?}),
         one observation each, in order; re-sending the same messages adds nothing."""
         async with tool_errors():

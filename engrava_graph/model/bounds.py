@@ -89,8 +89,10 @@ def text_problem(text: str) -> str | None:
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as exc:
-            return (f"must be valid Unicode: a lone surrogate U+{ord(text[exc.start]):04X} at "
-                    f"position {exc.start}")
+            return (
+                f"must be valid Unicode: a lone surrogate U+{ord(text[exc.start]):04X} at "
+                f"position {exc.start}"
+            )
     return None
 
 

@@ -30,35 +30,37 @@ class ErrorCode(NamedTuple):
     code: str
 
 
-ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyType({
-    errors.EngravaGraphError: ErrorCode(400, "bad_request"),
-    errors.ValidationFailedError: ErrorCode(422, "validation_failed"),
-    errors.InvalidQueryError: ErrorCode(422, "invalid_query"),
-    errors.InvalidFilterError: ErrorCode(422, "invalid_filter"),
-    errors.InvalidRecencyArgumentError: ErrorCode(422, "invalid_recency_argument"),
-    errors.RecencyModeConflictError: ErrorCode(422, "recency_mode_conflict"),
-    errors.InvalidNamespaceError: ErrorCode(422, "invalid_namespace"),
-    errors.ReferentialIntegrityError: ErrorCode(422, "unknown_endpoint"),
-    errors.ThoughtNotFoundError: ErrorCode(404, "thought_not_found"),
-    errors.EdgeNotFoundError: ErrorCode(404, "edge_not_found"),
-    errors.NamespaceNotFoundError: ErrorCode(404, "namespace_not_found"),
-    errors.DuplicateThoughtError: ErrorCode(409, "duplicate_thought"),
-    errors.DuplicateEdgeError: ErrorCode(409, "duplicate_edge"),
-    errors.MessageConflictError: ErrorCode(409, "message_conflict"),
-    errors.InvalidTransitionError: ErrorCode(409, "invalid_transition"),
-    errors.StaleDataError: ErrorCode(409, "stale_data"),
-    errors.ReadOnlyViolationError: ErrorCode(403, "read_only"),
-    errors.Neo4jUnavailableError: ErrorCode(503, "neo4j_unavailable"),
-    errors.SchemaVersionError: ErrorCode(503, "schema_not_current"),
-    errors.EmbeddingDimensionMismatchError: ErrorCode(500, "embedding_dimension_mismatch"),
-    errors.EmbeddingError: ErrorCode(500, "embedding_failed"),
-    errors.CycleProviderError: ErrorCode(500, "cycle_provider_failed"),
-    errors.CycleRequiredError: ErrorCode(422, "cycle_required"),
-    errors.DatasetError: ErrorCode(422, "invalid_dataset"),
-    errors.HygienePolicyMissingError: ErrorCode(500, "hygiene_policy_missing"),
-    errors.MigrationError: ErrorCode(500, "migration_failed"),
-    errors.MissingExtraError: ErrorCode(501, "extra_not_installed"),
-})
+ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyType(
+    {
+        errors.EngravaGraphError: ErrorCode(400, "bad_request"),
+        errors.ValidationFailedError: ErrorCode(422, "validation_failed"),
+        errors.InvalidQueryError: ErrorCode(422, "invalid_query"),
+        errors.InvalidFilterError: ErrorCode(422, "invalid_filter"),
+        errors.InvalidRecencyArgumentError: ErrorCode(422, "invalid_recency_argument"),
+        errors.RecencyModeConflictError: ErrorCode(422, "recency_mode_conflict"),
+        errors.InvalidNamespaceError: ErrorCode(422, "invalid_namespace"),
+        errors.ReferentialIntegrityError: ErrorCode(422, "unknown_endpoint"),
+        errors.ThoughtNotFoundError: ErrorCode(404, "thought_not_found"),
+        errors.EdgeNotFoundError: ErrorCode(404, "edge_not_found"),
+        errors.NamespaceNotFoundError: ErrorCode(404, "namespace_not_found"),
+        errors.DuplicateThoughtError: ErrorCode(409, "duplicate_thought"),
+        errors.DuplicateEdgeError: ErrorCode(409, "duplicate_edge"),
+        errors.MessageConflictError: ErrorCode(409, "message_conflict"),
+        errors.InvalidTransitionError: ErrorCode(409, "invalid_transition"),
+        errors.StaleDataError: ErrorCode(409, "stale_data"),
+        errors.ReadOnlyViolationError: ErrorCode(403, "read_only"),
+        errors.Neo4jUnavailableError: ErrorCode(503, "neo4j_unavailable"),
+        errors.SchemaVersionError: ErrorCode(503, "schema_not_current"),
+        errors.EmbeddingDimensionMismatchError: ErrorCode(500, "embedding_dimension_mismatch"),
+        errors.EmbeddingError: ErrorCode(500, "embedding_failed"),
+        errors.CycleProviderError: ErrorCode(500, "cycle_provider_failed"),
+        errors.CycleRequiredError: ErrorCode(422, "cycle_required"),
+        errors.DatasetError: ErrorCode(422, "invalid_dataset"),
+        errors.HygienePolicyMissingError: ErrorCode(500, "hygiene_policy_missing"),
+        errors.MigrationError: ErrorCode(500, "migration_failed"),
+        errors.MissingExtraError: ErrorCode(501, "extra_not_installed"),
+    }
+)
 """Status and code per library error class (read-only). The root's ``bad_request`` is the
 fallback for a class nobody listed; the client does not map it back (any class could be behind
 it) and raises ``ApiError`` for it."""
@@ -77,5 +79,8 @@ def error_code(error: errors.EngravaGraphError) -> ErrorCode:
     Returns:
         ``(status, code)``, e.g. ``ErrorCode(status=404, code="thought_not_found")``.
     """
-    return next(ERROR_CODES[cls] for cls in type(error).__mro__  # type: ignore[index]
-                if cls in ERROR_CODES)
+    return next(
+        ERROR_CODES[cls]
+        for cls in type(error).__mro__  # type: ignore[index]
+        if cls in ERROR_CODES
+    )

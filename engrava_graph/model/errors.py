@@ -41,20 +41,24 @@ class ValidationFailedError(EngravaGraphError, ValueError):
 class InvalidTransitionError(EngravaGraphError, ValueError):
     """An illegal lifecycle jump, e.g. CREATED -> DONE (see ``LifecycleStatus``)."""
 
-    def __init__(self, *, entity_type: str, current_state: str, target_state: str,
-                 reason: str | None = None) -> None:
+    def __init__(
+        self, *, entity_type: str, current_state: str, target_state: str, reason: str | None = None
+    ) -> None:
         """Args:
-            entity_type: the enum the state belongs to (``"LifecycleStatus"``).
-            current_state: the state now.
-            target_state: the state asked for.
-            reason: the message, when the generic list of allowed steps would mislead (e.g.
-                ``restore_thought`` on a thought that is not ARCHIVED).
+        entity_type: the enum the state belongs to (``"LifecycleStatus"``).
+        current_state: the state now.
+        target_state: the state asked for.
+        reason: the message, when the generic list of allowed steps would mislead (e.g.
+            ``restore_thought`` on a thought that is not ARCHIVED).
         """
-        super().__init__(reason or (
-            f"{entity_type} cannot go from {current_state} to {target_state}; "
-            f"allowed steps are CREATED->ACTIVE, ACTIVE->DONE|ARCHIVED, DONE->ARCHIVED, "
-            f"ARCHIVED->ACTIVE (use restore_thought)"
-        ))
+        super().__init__(
+            reason
+            or (
+                f"{entity_type} cannot go from {current_state} to {target_state}; "
+                f"allowed steps are CREATED->ACTIVE, ACTIVE->DONE|ARCHIVED, DONE->ARCHIVED, "
+                f"ARCHIVED->ACTIVE (use restore_thought)"
+            )
+        )
         self.entity_type = entity_type
         self.current_state = current_state
         self.target_state = target_state
@@ -105,10 +109,18 @@ class MessageConflictError(EngravaGraphError):
 class DuplicateEdgeError(EngravaGraphError):
     """At most one edge per (from_thought_id, to_thought_id, edge_type), and edge ids are unique."""
 
-    def __init__(self, *, from_thought_id: str, to_thought_id: str, edge_type: str,
-                 edge_id: str | None = None) -> None:
-        what = f"edge id {edge_id!r} is taken" if edge_id else (
-            f"an edge {from_thought_id!r} -[{edge_type}]-> {to_thought_id!r} already exists"
+    def __init__(
+        self,
+        *,
+        from_thought_id: str,
+        to_thought_id: str,
+        edge_type: str,
+        edge_id: str | None = None,
+    ) -> None:
+        what = (
+            f"edge id {edge_id!r} is taken"
+            if edge_id
+            else (f"an edge {from_thought_id!r} -[{edge_type}]-> {to_thought_id!r} already exists")
         )
         super().__init__(f"{what}; update_edge changes an existing edge's weight or metadata")
         self.from_thought_id = from_thought_id
@@ -168,9 +180,9 @@ class CycleProviderError(EngravaGraphError, ValueError):
 
     def __init__(self, value: object, *, source: str = "the cycle provider") -> None:
         """Args:
-            value: the rejected cycle.
-            source: where it came from, named in the message (e.g. ``"the current_cycle
-                argument"`` or ``"the cycle provider"``).
+        value: the rejected cycle.
+        source: where it came from, named in the message (e.g. ``"the current_cycle
+            argument"`` or ``"the cycle provider"``).
         """
         super().__init__(
             f"{source} gave {value!r} ({type(value).__name__}); a cognitive cycle must "
@@ -279,8 +291,14 @@ class ApiError(EngravaGraphError):
         field: the request field at fault, when the service named one.
     """
 
-    def __init__(self, message: str, *, status: int | None = None, code: str = "api_error",
-                 field: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        code: str = "api_error",
+        field: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -313,9 +331,11 @@ class DreamTimeoutError(ApiError, TimeoutError):
     """
 
     def __init__(self, job_id: str, job_status: str, timeout: float) -> None:
-        super().__init__(f"dream job {job_id!r} is still {job_status} after {timeout:g} s; it "
-                         f"goes on in the service: call get_dream({job_id!r}) later",
-                         code="dream_timeout")
+        super().__init__(
+            f"dream job {job_id!r} is still {job_status} after {timeout:g} s; it "
+            f"goes on in the service: call get_dream({job_id!r}) later",
+            code="dream_timeout",
+        )
         self.job_id = job_id
         self.job_status = job_status
 

@@ -51,12 +51,19 @@ def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = (
         if isinstance(value, dict):
             validate_metadata(value, (*_path, key))
         elif problem := scalar_problem(value):
-            hint = "" if isinstance(value, str | int | float) else (
-                "; leaves must be scalars (encode lists as a string or a dict keyed by index)")
+            hint = (
+                ""
+                if isinstance(value, str | int | float)
+                else (
+                    "; leaves must be scalars (encode lists as a string or a dict keyed by index)"
+                )
+            )
             raise ValueError(f"metadata {'.'.join((*_path, key))!r} {problem}{hint}")
 
 
-def flatten_metadata(metadata: Mapping[str, object], prefix: str = META_PREFIX) -> dict[str, object]:
+def flatten_metadata(
+    metadata: Mapping[str, object], prefix: str = META_PREFIX
+) -> dict[str, object]:
     """Flatten nested metadata into ``{"meta.a.b": leaf}`` Neo4j properties (``None`` leaves dropped).
 
     Examples:
@@ -114,7 +121,9 @@ class FieldPredicate:
         try:
             op = FieldOp(self.op)
         except ValueError as exc:
-            raise InvalidFilterError(f"unsupported filter operator {self.op!r}: use EQ or IN") from exc
+            raise InvalidFilterError(
+                f"unsupported filter operator {self.op!r}: use EQ or IN"
+            ) from exc
         object.__setattr__(self, "op", op)
         if op is FieldOp.IN:
             if isinstance(self.value, str | bytes) or not isinstance(self.value, Iterable):

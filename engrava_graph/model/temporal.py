@@ -55,7 +55,8 @@ def to_utc(value: datetime | str) -> datetime:
     except OverflowError as exc:
         raise ValueError(
             f"{value.isoformat()} is outside the representable instants: in UTC it must fall "
-            f"between {_FIRST_INSTANT.isoformat()} and {_LAST_INSTANT.isoformat()}") from exc
+            f"between {_FIRST_INSTANT.isoformat()} and {_LAST_INSTANT.isoformat()}"
+        ) from exc
 
 
 def from_epoch_millis(millis: int | None) -> datetime | None:
@@ -152,13 +153,19 @@ class ValidTimeFilter(BaseModel):
         start, end = self.start, self.end
         assert start is not None and end is not None  # guaranteed by the validator
         if self.kind is ValidTimeKind.BETWEEN:
-            return (valid_from is not None and valid_until is not None
-                    and valid_from >= start and valid_until <= end)
+            return (
+                valid_from is not None
+                and valid_until is not None
+                and valid_from >= start
+                and valid_until <= end
+            )
         if self.kind is ValidTimeKind.WITHIN:
-            return ((valid_from is None or valid_from < end)
-                    and (valid_until is None or valid_until > start))
-        return ((valid_from is None or valid_from <= start)
-                and (valid_until is None or valid_until > start))
+            return (valid_from is None or valid_from < end) and (
+                valid_until is None or valid_until > start
+            )
+        return (valid_from is None or valid_from <= start) and (
+            valid_until is None or valid_until > start
+        )
 
     def cypher_params(self) -> dict[str, object]:
         """The ``$vt_kind`` / ``$vt_start`` / ``$vt_end`` parameters the Cypher predicate reads."""

@@ -44,8 +44,9 @@ def default_profiles() -> dict[Pathway, PathwayProfile]:
         # Energy: broad, no threshold, more seeds for spreading ("surfaces related patterns").
         Pathway.ENERGY: PathwayProfile(vector_k=100, fulltext_k=60, min_similarity=0.0, seeds=15),
         # Attention: one search per sub-query of the decomposed question.
-        Pathway.ATTENTION: PathwayProfile(vector_k=40, fulltext_k=30, min_similarity=0.1,
-                                          seeds=10, decompose=True),
+        Pathway.ATTENTION: PathwayProfile(
+            vector_k=40, fulltext_k=30, min_similarity=0.1, seeds=10, decompose=True
+        ),
     }
 
 

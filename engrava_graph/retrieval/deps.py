@@ -10,10 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from engrava_graph.graph.executor import GraphExecutor
-from engrava_graph.search.arms import SearchArms
 from engrava_graph.model.cycles import CycleProvider
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.retrieval.config import RetrievalConfig
+from engrava_graph.search.arms import SearchArms
 from engrava_graph.search.fusion import TimeConfig
 
 Embed = Callable[[Sequence[str]], Awaitable[list[list[float] | None]]]
@@ -50,7 +50,8 @@ class CycleDeps:
     time_config: TimeConfig
     cycle_provider: CycleProvider | None = None
 
-    def retrievable(self, *, include_archived: bool, filters: MetadataFilter,
-                    now: datetime | None) -> dict[str, Any]:
+    def retrievable(
+        self, *, include_archived: bool, filters: MetadataFilter, now: datetime | None
+    ) -> dict[str, Any]:
         """The ``search/_retrievable`` parameters of one request."""
         return self.scope(include_archived=include_archived, filters=filters, now=now)

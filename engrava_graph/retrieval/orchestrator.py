@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.retrieval import phases
 from engrava_graph.retrieval.config import RetrievalConfig
@@ -71,23 +72,36 @@ class CycleRun:
         fields = c.fields
         assert fields is not None and self.pathway is not None
         return RetrievedMemory(
-            thought_id=c.thought_id, text=fields.essence, confidence=phases.finite(c.confidence),
-            pathway=self.pathway, thought_type=fields.thought_type,
-            metadata=fields.metadata, created_at=fields.created_at,
-            last_accessed_at=fields.last_accessed_at, valid_from=fields.valid_from,
+            thought_id=c.thought_id,
+            text=fields.essence,
+            confidence=phases.finite(c.confidence),
+            pathway=self.pathway,
+            thought_type=fields.thought_type,
+            metadata=fields.metadata,
+            created_at=fields.created_at,
+            last_accessed_at=fields.last_accessed_at,
+            valid_from=fields.valid_from,
             causal_links=sorted(c.links, key=lambda link: (link.hops, link.edge_id)),
-            reached_by=c.reached_by, via=c.via)  # type: ignore[arg-type]
+            reached_by=c.reached_by,
+            via=c.via,
+        )  # type: ignore[arg-type]
 
     def response(self) -> RetrievalResponse:
         """Phase 10's response."""
         assert self.encoding is not None and self.pathway is not None
         assert self.pathway_scores is not None
         return RetrievalResponse(
-            results=[self._memory(c) for c in self.final], pathway=self.pathway,
-            pathway_scores=self.pathway_scores, intent=self.encoding.intent,
-            phase_timings=dict(self.timings), candidates_activated=self.activated,
-            candidates_after_spread=self.after_spread, candidates_final=len(self.final),
-            causal_links=self.links, skipped_phases=dict(self.skipped))
+            results=[self._memory(c) for c in self.final],
+            pathway=self.pathway,
+            pathway_scores=self.pathway_scores,
+            intent=self.encoding.intent,
+            phase_timings=dict(self.timings),
+            candidates_activated=self.activated,
+            candidates_after_spread=self.after_spread,
+            candidates_final=len(self.final),
+            causal_links=self.links,
+            skipped_phases=dict(self.skipped),
+        )
 
     def explanation(self, level: str) -> Explanation:
         """The explain output of this run; ``level="debug"`` adds every candidate's trace."""
@@ -95,33 +109,56 @@ class CycleRun:
         assert self.pathway_scores is not None and self.weights is not None
         traces = None
         if level == "debug":
-            traces = [self._trace(c, self.config, self.has_vector) for c in sorted(
-                self.candidates.values(), key=lambda c: (-c.confidence, c.thought_id))]
+            traces = [
+                self._trace(c, self.config, self.has_vector)
+                for c in sorted(
+                    self.candidates.values(), key=lambda c: (-c.confidence, c.thought_id)
+                )
+            ]
         return Explanation(
-            level=level, query=self.encoding.text, intent=self.encoding.intent,  # type: ignore[arg-type]
-            intent_scores=self.encoding.intent_scores, entities=self.encoding.entities,
-            temporal=self.encoding.temporal, pathway_scores=self.pathway_scores,
-            pathway_selected=self.pathway, candidates_activated=self.activated,
-            candidates_after_spread=self.after_spread, candidates_final=len(self.final),
-            phase_timings=dict(self.timings), skipped_phases=dict(self.skipped),
-            decay_axis=self.decay_axis, vector_strategy=self.vector_strategy,
-            weights=self.weights.as_dict(), results=[self._memory(c) for c in self.final],
-            candidates=traces)
+            level=level,
+            query=self.encoding.text,
+            intent=self.encoding.intent,  # type: ignore[arg-type]
+            intent_scores=self.encoding.intent_scores,
+            entities=self.encoding.entities,
+            temporal=self.encoding.temporal,
+            pathway_scores=self.pathway_scores,
+            pathway_selected=self.pathway,
+            candidates_activated=self.activated,
+            candidates_after_spread=self.after_spread,
+            candidates_final=len(self.final),
+            phase_timings=dict(self.timings),
+            skipped_phases=dict(self.skipped),
+            decay_axis=self.decay_axis,
+            vector_strategy=self.vector_strategy,
+            weights=self.weights.as_dict(),
+            results=[self._memory(c) for c in self.final],
+            candidates=traces,
+        )
 
     @staticmethod
     def _trace(c: phases.Candidate, config: RetrievalConfig, has_vector: bool) -> CandidateTrace:
         s = c.signals
         return CandidateTrace(
-            thought_id=c.thought_id, text=c.fields.essence if c.fields else "",
-            reached_by=c.reached_by, via=c.via, hops=c.hops,
+            thought_id=c.thought_id,
+            text=c.fields.essence if c.fields else "",
+            reached_by=c.reached_by,
+            via=c.via,
+            hops=c.hops,
             direct_similarity=phases.finite(c.similarity(config, has_vector)),
-            spread=phases.finite(c.spread), session=phases.finite(c.session),
-            similarity=s.similarity if s else 0.0, temporal=s.temporal if s else 0.0,
-            causal=s.causal if s else 0.0, importance=s.importance if s else 0.0,
+            spread=phases.finite(c.spread),
+            session=phases.finite(c.session),
+            similarity=s.similarity if s else 0.0,
+            temporal=s.temporal if s else 0.0,
+            causal=s.causal if s else 0.0,
+            importance=s.importance if s else 0.0,
             access_frequency=s.access_frequency if s else 0.0,
             activation=s.activation if s else c.activation,
-            composite=phases.finite(c.composite), confidence=phases.finite(c.confidence),
-            dropped_in=c.dropped_in, reason=c.reason)
+            composite=phases.finite(c.composite),
+            confidence=phases.finite(c.confidence),
+            dropped_in=c.dropped_in,
+            reason=c.reason,
+        )
 
 
 class RetrievalCycle:
@@ -149,8 +186,11 @@ class RetrievalCycle:
         recency = self._recency(request)
         with run.phase("encode"):
             run.encoding = encode_query(request.query, now=request.now)
-            queries = (run.encoding.sub_queries if request.pathway in ("auto", Pathway.ATTENTION)
-                       else [run.encoding.text])
+            queries = (
+                run.encoding.sub_queries
+                if request.pathway in ("auto", Pathway.ATTENTION)
+                else [run.encoding.text]
+            )
             vectors = dict(zip(queries, await deps.embed(queries), strict=True))
         with run.phase("route"):
             run.pathway_scores = route(run.encoding)
@@ -159,11 +199,13 @@ class RetrievalCycle:
             queries = queries if profile.decompose else [run.encoding.text]
         vector = vectors[run.encoding.text]
         run.has_vector = has_vector = vector is not None
-        scope = deps.retrievable(include_archived=request.include_archived,
-                                 filters=request.metadata(), now=request.now)
+        scope = deps.retrievable(
+            include_archived=request.include_archived, filters=request.metadata(), now=request.now
+        )
         with run.phase("activate"):
             run.candidates, run.vector_strategy = await phases.activate(
-                deps, queries, [vectors[q] for q in queries], profile, scope)
+                deps, queries, [vectors[q] for q in queries], profile, scope
+            )
             run.activated = len(run.candidates)
         seeds = phases.top_seeds(run.candidates, profile.seeds)
         depth = config.spread_depth if request.spread_depth is None else request.spread_depth
@@ -177,40 +219,58 @@ class RetrievalCycle:
             run.after_spread = len(run.candidates)
         with run.phase("cause"):
             if run.encoding.intent is Intent.CAUSAL and seeds:
-                run.links = await phases.cause(deps, run.candidates, seeds,
-                                               config.causal_depth_for(request.causal_weight),
-                                               vector, scope)
+                run.links = await phases.cause(
+                    deps,
+                    run.candidates,
+                    seeds,
+                    config.causal_depth_for(request.causal_weight),
+                    vector,
+                    scope,
+                )
             else:
                 run.skipped["cause"] = f"intent is {run.encoding.intent.value}"
         run.decay_axis = self._axis(request, recency)
         with run.phase("decay"):
-            phases.decay(run.candidates, axis=run.decay_axis, now=request.now, recency=recency,
-                         decay_rate=deps.time_config.access_decay_rate, temporal=run.encoding.temporal)
+            phases.decay(
+                run.candidates,
+                axis=run.decay_axis,
+                now=request.now,
+                recency=recency,
+                decay_rate=deps.time_config.access_decay_rate,
+                temporal=run.encoding.temporal,
+            )
             if run.decay_axis is None:
                 run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
         with run.phase("rank"):
             run.weights = self._weights(run, request)
-            ranked = phases.rank(run.candidates, run.weights, config=config,
-                                 has_vector=has_vector)
+            ranked = phases.rank(run.candidates, run.weights, config=config, has_vector=has_vector)
         with run.phase("filter"):
-            distinct = phases.cap_reflections(phases.collapse_duplicates(ranked),
-                                              config.reflection_cap, config.reflection_window)
+            distinct = phases.cap_reflections(
+                phases.collapse_duplicates(ranked), config.reflection_cap, config.reflection_window
+            )
         with run.phase("score"):
             phases.score(distinct, config)
             kept = phases.min_confidence(distinct, request.min_confidence)
         with run.phase("return"):
-            run.final = kept[:request.top_k]
-            for c in kept[request.top_k:]:
+            run.final = kept[: request.top_k]
+            for c in kept[request.top_k :]:
                 c.dropped_in, c.reason = "return", f"below top_k={request.top_k}"
             deps.track([c.thought_id for c in run.final])
         return run
 
     def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
         explicit = request.current_cycle
-        provider = (resolve_cycle(None, self.deps.cycle_provider)
-                    if explicit is None and request.recency_now is None else None)
-        return resolve_recency(current_cycle=explicit, recency_now=request.recency_now,
-                               provider_cycle=provider, config=self.deps.time_config)
+        provider = (
+            resolve_cycle(None, self.deps.cycle_provider)
+            if explicit is None and request.recency_now is None
+            else None
+        )
+        return resolve_recency(
+            current_cycle=explicit,
+            recency_now=request.recency_now,
+            provider_cycle=provider,
+            config=self.deps.time_config,
+        )
 
     @staticmethod
     def _axis(request: RetrieveRequest, recency: RecencyReference | None) -> str | None:
@@ -227,10 +287,14 @@ class RetrievalCycle:
         assert run.pathway is not None and run.encoding is not None
         temporal_weight, causal_weight = request.temporal_weight, request.causal_weight
         has_range = run.encoding.temporal is not None and bool(
-            run.encoding.temporal.start or run.encoding.temporal.end)
+            run.encoding.temporal.start or run.encoding.temporal.end
+        )
         if temporal_weight is None and run.decay_axis is None and not has_range:
             temporal_weight = 0.0
         if causal_weight is None and "cause" in run.skipped:
             causal_weight = 0.0
-        return tune_weights(PATHWAY_WEIGHTS[run.pathway], temporal_weight=temporal_weight,
-                            causal_weight=causal_weight)
+        return tune_weights(
+            PATHWAY_WEIGHTS[run.pathway],
+            temporal_weight=temporal_weight,
+            causal_weight=causal_weight,
+        )

@@ -70,15 +70,22 @@ class MemoryFields:
     def from_row(cls, row: Mapping[str, Any]) -> MemoryFields:
         """Build from the statement's ``fields`` map (Neo4j temporals made native)."""
         return cls(
-            thought_id=row["thought_id"], essence=row["essence"] or "",
-            thought_type=row["thought_type"], metadata=json.loads(row["metadata_json"] or "{}"),
-            priority=row["priority"] or Priority.P3.value, confidence=row["confidence"],
-            pinned=bool(row["pinned"]), access_count=int(row["access_count"]),
-            created_at=_native(row["created_at"]), updated_at=_native(row["updated_at"]),
+            thought_id=row["thought_id"],
+            essence=row["essence"] or "",
+            thought_type=row["thought_type"],
+            metadata=json.loads(row["metadata_json"] or "{}"),
+            priority=row["priority"] or Priority.P3.value,
+            confidence=row["confidence"],
+            pinned=bool(row["pinned"]),
+            access_count=int(row["access_count"]),
+            created_at=_native(row["created_at"]),
+            updated_at=_native(row["updated_at"]),
             updated_cycle=int(row["updated_cycle"] or 0),
             last_accessed_at=_native(row["last_accessed_at"]),
-            valid_from=_native(row["valid_from"]), conversation_id=row["conversation_id"],
-            position=row["position"])
+            valid_from=_native(row["valid_from"]),
+            conversation_id=row["conversation_id"],
+            position=row["position"],
+        )
 
 
 @dataclass(frozen=True)
@@ -135,14 +142,19 @@ class Candidate:
         (keyword alone without a query vector)."""
         if not has_vector:
             return self.keyword
-        return (config.vector_share * (self.cosine or 0.0)
-                + (1.0 - config.vector_share) * self.keyword)
+        return (
+            config.vector_share * (self.cosine or 0.0) + (1.0 - config.vector_share) * self.keyword
+        )
 
     def relevance(self, config: RetrievalConfig, has_vector: bool) -> float:
         """Phase 7's relevance signal in [0, 1]: the direct similarity plus what spreading
         brought (``spread_gain x spread + session_gain x session``)."""
-        return min(1.0, self.similarity(config, has_vector) + config.spread_gain * self.spread
-                   + config.session_gain * self.session)
+        return min(
+            1.0,
+            self.similarity(config, has_vector)
+            + config.spread_gain * self.spread
+            + config.session_gain * self.session,
+        )
 
     @property
     def via(self) -> list[str]:
@@ -152,23 +164,29 @@ class Candidate:
 
 
 # ------------------------------------------------------------------------- Phase 3: activate
-async def activate(deps: CycleDeps, queries: Sequence[str],
-                   vectors: Sequence[list[float] | None], profile: PathwayProfile,
-                   scope: dict[str, Any]) -> tuple[dict[str, Candidate], str | None]:
+async def activate(
+    deps: CycleDeps,
+    queries: Sequence[str],
+    vectors: Sequence[list[float] | None],
+    profile: PathwayProfile,
+    scope: dict[str, Any],
+) -> tuple[dict[str, Candidate], str | None]:
     """Phase 3: the keyword and vector arms for each (sub-)query, merged by max per memory;
     each memory's activation is its similarity relative to the best match.
 
     Returns:
         ``({thought_id: Candidate}, vector strategy "exact" | "index" | None)``.
     """
+
     async def one(query: str, vector: list[float] | None) -> tuple[Any, Any]:
         keyword = deps.arms.fulltext(query, profile.fulltext_k, scope)
         if vector is None:
             return await keyword, ([], None)
         # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
         floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
-        return await asyncio.gather(keyword, deps.arms.vector(
-            vector, profile.vector_k, scope, threshold=floor))
+        return await asyncio.gather(
+            keyword, deps.arms.vector(vector, profile.vector_k, scope, threshold=floor)
+        )
 
     runs = await asyncio.gather(*(one(q, v) for q, v in zip(queries, vectors, strict=True)))
     found: dict[str, Candidate] = {}
@@ -195,8 +213,14 @@ def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
 
 
 # ------------------------------------------------------- Phase 4: spread (+ records, Phase 8)
-async def gather(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Sequence[Candidate],
-                 vector: list[float] | None, depth: int, scope: dict[str, Any]) -> None:
+async def gather(
+    deps: CycleDeps,
+    candidates: dict[str, Candidate],
+    seeds: Sequence[Candidate],
+    vector: list[float] | None,
+    depth: int,
+    scope: dict[str, Any],
+) -> None:
     """Phase 4 and the candidate records, one statement (``retrieval/gather``).
 
     Spreading runs from ``seeds`` (none when ``depth`` is 0): a link passes on ``seed
@@ -207,26 +231,39 @@ async def gather(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Seque
     """
     config = deps.config
     rows = await deps.executor.read(
-        _GATHER, activated=list(candidates), seeds=[s.thought_id for s in seeds] if depth else [],
-        vector=vector, edge_depth=max(depth, 1), window=config.conversation_window,
-        per_node=config.per_node, neighbour_weight=config.neighbour_weight,
-        neighbour_decay=config.neighbour_decay, entity_weight=config.entity_weight,
-        max_fanout=config.max_entity_fanout, window_seconds=config.temporal_window_seconds,
+        _GATHER,
+        activated=list(candidates),
+        seeds=[s.thought_id for s in seeds] if depth else [],
+        vector=vector,
+        edge_depth=max(depth, 1),
+        window=config.conversation_window,
+        per_node=config.per_node,
+        neighbour_weight=config.neighbour_weight,
+        neighbour_decay=config.neighbour_decay,
+        entity_weight=config.entity_weight,
+        max_fanout=config.max_entity_fanout,
+        window_seconds=config.temporal_window_seconds,
         temporal_weight=config.temporal_link_weight,
-        duplicate_threshold=config.duplicate_threshold, **scope)
+        duplicate_threshold=config.duplicate_threshold,
+        **scope,
+    )
     seen: dict[str, Candidate] = {}
     for row in rows:
         fields = MemoryFields.from_row(row["fields"])
-        c = candidates.get(fields.thought_id) or Candidate(fields.thought_id, reached_by="spread",
-                                                           hops=1)
+        c = candidates.get(fields.thought_id) or Candidate(
+            fields.thought_id, reached_by="spread", hops=1
+        )
         c.fields = fields
         if row["similarity"] is not None:
             c.cosine = max(c.cosine or 0.0, float(row["similarity"]))
         c.duplicates = tuple(sorted(row["duplicates"]))
         for arrival in row["arrivals"]:
             parent = candidates.get(arrival["from_id"])
-            strength = (parent.activation if parent else 0.0) * config.hop_factor * float(
-                arrival["weight"])
+            strength = (
+                (parent.activation if parent else 0.0)
+                * config.hop_factor
+                * float(arrival["weight"])
+            )
             c.arrivals.append(Arrival(arrival["from_id"], arrival["via"], strength))
         c.spread = min(1.0, sum(a.activation for a in c.arrivals))
         seen[c.thought_id] = c
@@ -250,9 +287,13 @@ def session_activation(candidates: Mapping[str, Candidate], config: RetrievalCon
 
 
 def _messages(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
-    return (c for c in candidates
-            if c.fields is not None and c.fields.conversation_id is not None
-            and c.fields.position is not None)
+    return (
+        c
+        for c in candidates
+        if c.fields is not None
+        and c.fields.conversation_id is not None
+        and c.fields.position is not None
+    )
 
 
 # ---------------------------------------------------------------------------- Phase 5: decay
@@ -265,13 +306,20 @@ def in_range(when: datetime | None, temporal: TemporalRange) -> bool:
     """Whether ``when`` falls in the query's time range (open bounds tolerated)."""
     if when is None:
         return False
-    return ((temporal.start is None or when >= temporal.start)
-            and (temporal.end is None or when < temporal.end))
+    return (temporal.start is None or when >= temporal.start) and (
+        temporal.end is None or when < temporal.end
+    )
 
 
-def decay(candidates: Mapping[str, Candidate], *, axis: str | None, now: datetime | None,
-          recency: RecencyReference | None, decay_rate: float,
-          temporal: TemporalRange | None) -> None:
+def decay(
+    candidates: Mapping[str, Candidate],
+    *,
+    axis: str | None,
+    now: datetime | None,
+    recency: RecencyReference | None,
+    decay_rate: float,
+    temporal: TemporalRange | None,
+) -> None:
     """Phase 5: set each candidate's temporal relevance in [0, 1] and whether it lies in the
     query's time range.
 
@@ -305,9 +353,14 @@ def decay(candidates: Mapping[str, Candidate], *, axis: str | None, now: datetim
 
 
 # ---------------------------------------------------------------------------- Phase 6: cause
-async def cause(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Sequence[Candidate],
-                depth: int, vector: list[float] | None,
-                scope: dict[str, Any]) -> list[CausalLink]:
+async def cause(
+    deps: CycleDeps,
+    candidates: dict[str, Candidate],
+    seeds: Sequence[Candidate],
+    depth: int,
+    vector: list[float] | None,
+    scope: dict[str, Any],
+) -> list[CausalLink]:
     """Phase 6: directed BFS from the seeds to causes (CAUSED_BY forwards, LEADS_TO backwards)
     and effects. A memory ``h`` links from a seed scores ``seed activation * prod(link
     confidence) * causal_hop_factor ** (h - 1)`` (so chains from the best-matching memory
@@ -319,9 +372,14 @@ async def cause(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Sequen
         Every traversed link once (at its smallest distance from a seed), nearest first.
     """
     config = deps.config
-    rows = await deps.executor.read(_CAUSAL, seed_ids=[s.thought_id for s in seeds],
-                                    max_depth=depth, max_paths=config.causal_max_paths,
-                                    vector=vector, **scope)
+    rows = await deps.executor.read(
+        _CAUSAL,
+        seed_ids=[s.thought_id for s in seeds],
+        max_depth=depth,
+        max_paths=config.causal_max_paths,
+        vector=vector,
+        **scope,
+    )
     traversed: dict[str, CausalLink] = {}
     for row in rows:
         seed = candidates.get(row["seed_id"])
@@ -346,22 +404,31 @@ async def cause(deps: CycleDeps, candidates: dict[str, Candidate], seeds: Sequen
     return sorted(traversed.values(), key=lambda link: (link.hops, link.direction, link.edge_id))
 
 
-def _causal_node(candidates: dict[str, Candidate], row: Mapping[str, Any],
-                 hops: int) -> Candidate | None:
+def _causal_node(
+    candidates: dict[str, Candidate], row: Mapping[str, Any], hops: int
+) -> Candidate | None:
     """The candidate for a node on a causal path (added when new and retrievable)."""
     thought_id = row["fields"]["thought_id"]
     node = candidates.get(thought_id)
     if node is None and row["retrievable"]:
         node = candidates[thought_id] = Candidate(
-            thought_id, reached_by="cause", hops=hops,
+            thought_id,
+            reached_by="cause",
+            hops=hops,
             cosine=None if row["similarity"] is None else float(row["similarity"]),
-            fields=MemoryFields.from_row(row["fields"]))
+            fields=MemoryFields.from_row(row["fields"]),
+        )
     return node
 
 
 # ---------------------------------------------------------------------------- Phase 7: rank
-def rank(candidates: Mapping[str, Candidate], weights: RankWeights, *,
-         config: RetrievalConfig, has_vector: bool) -> list[Candidate]:
+def rank(
+    candidates: Mapping[str, Candidate],
+    weights: RankWeights,
+    *,
+    config: RetrievalConfig,
+    has_vector: bool,
+) -> list[Candidate]:
     """Phase 7: the composite score of each candidate (its signals kept for explain); a memory
     outside the query's named time range has its composite multiplied by
     ``config.outside_range_factor`` (a range narrows, it does not only nudge). Returned best
@@ -372,10 +439,12 @@ def rank(candidates: Mapping[str, Candidate], weights: RankWeights, *,
         c.signals = CandidateSignals(
             thought_id=c.thought_id,
             similarity=c.relevance(config, has_vector),
-            temporal=c.temporal, causal=min(1.0, c.causal),
+            temporal=c.temporal,
+            causal=min(1.0, c.causal),
             importance=importance_score(fields.priority, fields.confidence),
             access_frequency=access_frequency_score(fields.access_count),
-            activation=min(1.0, max(c.activation, c.spread)))
+            activation=min(1.0, max(c.activation, c.spread)),
+        )
         c.composite = composite_score(c.signals, weights)
         if c.in_range is False:
             c.composite *= config.outside_range_factor
@@ -440,8 +509,9 @@ def score(ranked: Sequence[Candidate], config: RetrievalConfig) -> None:
     ceiling = 1.0
     for i, c in enumerate(ranked):
         following = ranked[i + 1].composite if i + 1 < len(ranked) else c.composite
-        ceiling = min(ceiling, calibrated_confidence(c.composite, c.composite - following,
-                                                     config.calibration))
+        ceiling = min(
+            ceiling, calibrated_confidence(c.composite, c.composite - following, config.calibration)
+        )
         c.confidence = ceiling
 
 

@@ -10,8 +10,18 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from engrava_graph.retrieval.types import Intent, Pathway, PathwayScores, TemporalRange
 
-PHASES = ("encode", "route", "activate", "spread", "decay", "cause", "rank", "filter", "score",
-          "return")
+PHASES = (
+    "encode",
+    "route",
+    "activate",
+    "spread",
+    "decay",
+    "cause",
+    "rank",
+    "filter",
+    "score",
+    "return",
+)
 """The ten phases, in order; every response times each one (milliseconds)."""
 
 _FROZEN = ConfigDict(frozen=True)

@@ -315,6 +315,9 @@ def calibrated_confidence(composite: float, lead: float, calibration: Calibratio
     Returns:
         Confidence in [0, 1], non-decreasing in ``composite`` and in ``lead``.
     """
-    z = calibration.bias + calibration.composite_coef * composite + calibration.lead_coef * max(
-        lead, 0.0)
+    z = (
+        calibration.bias
+        + calibration.composite_coef * composite
+        + calibration.lead_coef * max(lead, 0.0)
+    )
     return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0

@@ -81,9 +81,13 @@ def explained_ids(explanation: Explanation) -> list[str]:
     return [r.thought_id for r in explanation.results]
 
 
-async def load_subgraph(store: Neo4jEngravaCore, explanation: Explanation, *,
-                        max_shared: int = DEFAULT_MAX_SHARED,
-                        max_members: int = DEFAULT_MAX_MEMBERS) -> ExplainSubgraph:
+async def load_subgraph(
+    store: Neo4jEngravaCore,
+    explanation: Explanation,
+    *,
+    max_shared: int = DEFAULT_MAX_SHARED,
+    max_members: int = DEFAULT_MAX_MEMBERS,
+) -> ExplainSubgraph:
     """Read the relationships among ``explanation``'s thoughts in ``store``'s namespace, and the
     Entity/Tag nodes they share (one read).
 
@@ -100,6 +104,11 @@ async def load_subgraph(store: Neo4jEngravaCore, explanation: Explanation, *,
     ids = explained_ids(explanation)
     if not ids:
         return ExplainSubgraph()
-    rows = await store.executor.read(_SUBGRAPH, namespace=store.namespace, thought_ids=ids,
-                                     max_shared=max_shared, max_members=max_members)
+    rows = await store.executor.read(
+        _SUBGRAPH,
+        namespace=store.namespace,
+        thought_ids=ids,
+        max_shared=max_shared,
+        max_members=max_members,
+    )
     return ExplainSubgraph.model_validate(rows[0])

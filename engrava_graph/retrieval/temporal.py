@@ -34,7 +34,9 @@ _FILLER = re.compile(rf"^(?:(?:{DIRECTION_WORDS}|from|in|on|at|during|of|the)\s+
 _PREVIOUS_WORD = re.compile(r"(\w+)\W*$")
 _TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:about|regarding|concerning|re|the|a|an|of|for|with|and|or|to|in|on|at|from|"
-    r"by|that|this|we|i|you|they))+[\s,]*$", re.IGNORECASE)
+    r"by|that|this|we|i|you|they))+[\s,]*$",
+    re.IGNORECASE,
+)
 """Words dateparser lets a match run on into ("last week about the deploy" matches "last week
 about the"); they are cut off the end of a span."""
 _MERGEABLE_GAP = re.compile(r"[\s,]*")

@@ -14,7 +14,6 @@ from typing import Annotated, Final, Literal, TypeAlias
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-
 UnitFloat: TypeAlias = Annotated[float, Field(ge=0.0, le=1.0)]
 """A float in the closed interval [0, 1]."""
 

@@ -48,17 +48,28 @@ CAPTION_LINE_CHARS = 10
 """A node caption is at most two lines of whole words of this many characters: the viewer
 (NVL) fits two lines into a node and breaks words mid-way when they do not fit."""
 
-REACHED_BY_WORDS = {"activation": "found by meaning or keywords",
-                    "spread": "reached through a link", "cause": "reached as a cause or effect"}
+REACHED_BY_WORDS = {
+    "activation": "found by meaning or keywords",
+    "spread": "reached through a link",
+    "cause": "reached as a cause or effect",
+}
 """How a memory entered the retrieval, in plain words (legend and panel)."""
-PATHWAY_WORDS = {"exact": "exact (a narrow, precise search)",
-                 "energy": "energy (a broad search, more candidates)",
-                 "attention": "attention (one search per part of the question)"}
+PATHWAY_WORDS = {
+    "exact": "exact (a narrow, precise search)",
+    "energy": "energy (a broad search, more candidates)",
+    "attention": "attention (one search per part of the question)",
+}
 """The search strategies (retrieval pathways), in plain words."""
-SIGNAL_WORDS = {"similarity": "similarity to the question", "temporal": "fits the time asked",
-                "causal": "on a cause-effect chain", "importance": "importance",
-                "access_frequency": "how often it is used", "activation": "activation",
-                "composite": "score", "confidence": "confidence"}
+SIGNAL_WORDS = {
+    "similarity": "similarity to the question",
+    "temporal": "fits the time asked",
+    "causal": "on a cause-effect chain",
+    "importance": "importance",
+    "access_frequency": "how often it is used",
+    "activation": "activation",
+    "composite": "score",
+    "confidence": "confidence",
+}
 """The signals of a candidate, in plain words, in the order the panel lists them."""
 
 _QUERY_ID = "query"
@@ -90,7 +101,7 @@ def _cut(text: str, limit: int = CAPTION_CHARS) -> str:
     inside it), with an ellipsis."""
     if len(text) <= limit:
         return text
-    head = text[:limit - 1]
+    head = text[: limit - 1]
     if " " in head.strip():
         head = head.rsplit(" ", 1)[0]
     return head.rstrip() + "\u2026"
@@ -109,7 +120,7 @@ def _node_caption(text: str) -> str:
             if lines:
                 lines[-1] += "\u2026"
             else:
-                lines.append(word[:CAPTION_LINE_CHARS - 1] + "\u2026")
+                lines.append(word[: CAPTION_LINE_CHARS - 1] + "\u2026")
             break
     return " ".join(lines)
 
@@ -126,20 +137,48 @@ def _rows(explanation: Explanation) -> list[_Row]:
     """Every memory to draw with its rank (1-based) when it was returned."""
     ranks = {r.thought_id: i for i, r in enumerate(explanation.results, start=1)}
     if explanation.candidates is not None:
-        return [_Row(c.thought_id, c.text, c.reached_by, c.confidence, ranks.get(c.thought_id),
-                     _trace_details(c)) for c in explanation.candidates]
-    return [_Row(r.thought_id, r.text, r.reached_by, r.confidence, ranks[r.thought_id],
-                 {"thought_type": r.thought_type}) for r in explanation.results]
+        return [
+            _Row(
+                c.thought_id,
+                c.text,
+                c.reached_by,
+                c.confidence,
+                ranks.get(c.thought_id),
+                _trace_details(c),
+            )
+            for c in explanation.candidates
+        ]
+    return [
+        _Row(
+            r.thought_id,
+            r.text,
+            r.reached_by,
+            r.confidence,
+            ranks[r.thought_id],
+            {"thought_type": r.thought_type},
+        )
+        for r in explanation.results
+    ]
 
 
 def _memory_node(row: _Row) -> Node:
     from neo4j_viz import Node
 
     caption = _node_caption(row.text if row.rank is None else f"#{row.rank} {row.text}")
-    properties = {"thought_id": row.thought_id, "essence": row.text, "reached_by": row.reached_by,
-                  "rank": row.rank if row.rank is not None else "not returned", **row.details}
-    return Node(id=_node_id(row.thought_id), caption=caption, size=_radius(row.confidence),
-                color=REACHED_BY_COLOURS.get(row.reached_by, EDGE_COLOUR), properties=properties)
+    properties = {
+        "thought_id": row.thought_id,
+        "essence": row.text,
+        "reached_by": row.reached_by,
+        "rank": row.rank if row.rank is not None else "not returned",
+        **row.details,
+    }
+    return Node(
+        id=_node_id(row.thought_id),
+        caption=caption,
+        size=_radius(row.confidence),
+        color=REACHED_BY_COLOURS.get(row.reached_by, EDGE_COLOUR),
+        properties=properties,
+    )
 
 
 def _causal_links(explanation: Explanation) -> dict[str, CausalLink]:
@@ -147,15 +186,23 @@ def _causal_links(explanation: Explanation) -> dict[str, CausalLink]:
     return {link.edge_id: link for r in explanation.results for link in r.causal_links}
 
 
-def _typed_edges(explanation: Explanation,
-                 subgraph: ExplainSubgraph) -> list[tuple[SubgraphEdge, bool]]:
+def _typed_edges(
+    explanation: Explanation, subgraph: ExplainSubgraph
+) -> list[tuple[SubgraphEdge, bool]]:
     """Relationships to draw, each with whether it is on a causal chain."""
     causal = _causal_links(explanation)
     edges = {e.edge_id: e for e in subgraph.edges}
     for edge_id, link in causal.items():
-        edges.setdefault(edge_id, SubgraphEdge(
-            edge_id=edge_id, edge_type=link.edge_type, from_thought_id=link.from_thought_id,
-            to_thought_id=link.to_thought_id, confidence=link.confidence))
+        edges.setdefault(
+            edge_id,
+            SubgraphEdge(
+                edge_id=edge_id,
+                edge_type=link.edge_type,
+                from_thought_id=link.from_thought_id,
+                to_thought_id=link.to_thought_id,
+                confidence=link.confidence,
+            ),
+        )
     return [(e, e.edge_id in causal) for e in edges.values()]
 
 
@@ -166,15 +213,25 @@ def _edge_relationship(edge: SubgraphEdge, on_chain: bool) -> Relationship:
     caption = edge.edge_type if value is None else f"{edge.edge_type} {value:.2f}"
     width = 5.0 if on_chain else 1.0 + 3.0 * (edge.weight if edge.weight is not None else 0.5)
     return Relationship(
-        id=f"r:{edge.edge_id}", source=_node_id(edge.from_thought_id),
-        target=_node_id(edge.to_thought_id), caption=caption, width=width,
+        id=f"r:{edge.edge_id}",
+        source=_node_id(edge.from_thought_id),
+        target=_node_id(edge.to_thought_id),
+        caption=caption,
+        width=width,
         color=CAUSAL_EDGE_COLOUR if on_chain else EDGE_COLOUR,
-        properties={"edge_id": edge.edge_id, "relationship": edge.edge_type, "weight": edge.weight,
-                    "confidence": edge.confidence, "causal_chain": on_chain})
+        properties={
+            "edge_id": edge.edge_id,
+            "relationship": edge.edge_type,
+            "weight": edge.weight,
+            "confidence": edge.confidence,
+            "causal_chain": on_chain,
+        },
+    )
 
 
-def explanation_graph(explanation: Explanation,
-                      subgraph: ExplainSubgraph | None = None) -> VisualizationGraph:
+def explanation_graph(
+    explanation: Explanation, subgraph: ExplainSubgraph | None = None
+) -> VisualizationGraph:
     """The ``neo4j-viz`` graph of one explained retrieval (see the module docstring).
 
     Args:
@@ -195,44 +252,83 @@ def explanation_graph(explanation: Explanation,
 
     subgraph = subgraph or ExplainSubgraph()
     rows = _rows(explanation)
-    nodes = [Node(id=_QUERY_ID, caption=_node_caption(explanation.query), size=QUERY_RADIUS,
-                  color=QUERY_COLOUR, properties={"query": explanation.query,
-                                                  "intent": explanation.intent.value,
-                                                  "pathway": explanation.pathway_selected.value})]
+    nodes = [
+        Node(
+            id=_QUERY_ID,
+            caption=_node_caption(explanation.query),
+            size=QUERY_RADIUS,
+            color=QUERY_COLOUR,
+            properties={
+                "query": explanation.query,
+                "intent": explanation.intent.value,
+                "pathway": explanation.pathway_selected.value,
+            },
+        )
+    ]
     nodes += [_memory_node(row) for row in rows]
     drawn = {n.id for n in nodes}
     relationships = [
-        Relationship(id=f"a:{row.thought_id}", source=_QUERY_ID, target=_node_id(row.thought_id),
-                     caption=(f"{row.details['similarity']:.2f}"
-                              if "similarity" in row.details else "activated"),
-                     color=ACTIVATION_EDGE_COLOUR, width=1.0,
-                     properties={"relationship": "ACTIVATED", **{k: row.details[k] for k in (
-                         "similarity", "activation") if k in row.details}})
-        for row in rows if row.reached_by == "activation"]
-    relationships += [_edge_relationship(edge, on_chain)
-                      for edge, on_chain in _typed_edges(explanation, subgraph)
-                      if _node_id(edge.from_thought_id) in drawn
-                      and _node_id(edge.to_thought_id) in drawn]
+        Relationship(
+            id=f"a:{row.thought_id}",
+            source=_QUERY_ID,
+            target=_node_id(row.thought_id),
+            caption=(
+                f"{row.details['similarity']:.2f}" if "similarity" in row.details else "activated"
+            ),
+            color=ACTIVATION_EDGE_COLOUR,
+            width=1.0,
+            properties={
+                "relationship": "ACTIVATED",
+                **{k: row.details[k] for k in ("similarity", "activation") if k in row.details},
+            },
+        )
+        for row in rows
+        if row.reached_by == "activation"
+    ]
+    relationships += [
+        _edge_relationship(edge, on_chain)
+        for edge, on_chain in _typed_edges(explanation, subgraph)
+        if _node_id(edge.from_thought_id) in drawn and _node_id(edge.to_thought_id) in drawn
+    ]
     for shared in subgraph.shared:
         members = [t for t in shared.thought_ids if _node_id(t) in drawn]
         if len(members) < 2:
             continue
         hub = _shared_id(shared.label, shared.name)
-        nodes.append(Node(id=hub, caption=shared.name, size=SHARED_RADIUS,
-                          color=SHARED_COLOURS[shared.label],
-                          properties={"label": shared.label, "name": shared.name}))
-        relationships += [Relationship(id=f"{hub}<-{t}", source=_node_id(t), target=hub,
-                                       color=EDGE_COLOUR, width=0.5,
-                                       properties={"relationship": _SHARED_REL_TYPE[shared.label]})
-                          for t in members]
+        nodes.append(
+            Node(
+                id=hub,
+                caption=shared.name,
+                size=SHARED_RADIUS,
+                color=SHARED_COLOURS[shared.label],
+                properties={"label": shared.label, "name": shared.name},
+            )
+        )
+        relationships += [
+            Relationship(
+                id=f"{hub}<-{t}",
+                source=_node_id(t),
+                target=hub,
+                color=EDGE_COLOUR,
+                width=0.5,
+                properties={"relationship": _SHARED_REL_TYPE[shared.label]},
+            )
+            for t in members
+        ]
     graph = VisualizationGraph(nodes=nodes, relationships=relationships)
     graph.set_legend(
-        nodes={**{REACHED_BY_WORDS[k]: v for k, v in REACHED_BY_COLOURS.items()},
-               "your question": QUERY_COLOUR, "a name they share": SHARED_COLOURS["Entity"],
-               "a tag they share": SHARED_COLOURS["Tag"]},
-        relationships={"cause and effect (link confidence)": CAUSAL_EDGE_COLOUR,
-                       "matches the question (similarity)": ACTIVATION_EDGE_COLOUR,
-                       "stored link (weight)": EDGE_COLOUR})
+        nodes={
+            **{REACHED_BY_WORDS[k]: v for k, v in REACHED_BY_COLOURS.items()},
+            "your question": QUERY_COLOUR,
+            "a name they share": SHARED_COLOURS["Entity"],
+            "a tag they share": SHARED_COLOURS["Tag"],
+        },
+        relationships={
+            "cause and effect (link confidence)": CAUSAL_EDGE_COLOUR,
+            "matches the question (similarity)": ACTIVATION_EDGE_COLOUR,
+            "stored link (weight)": EDGE_COLOUR,
+        },
+    )
     return graph
 
 
@@ -247,17 +343,25 @@ def _memory_details(row: _Row) -> str:
     rank = f"#{row.rank} " if row.rank is not None else ""
     signals = "".join(
         f"<tr><td>{e(words)}</td><td style='text-align:right'>{row.details[name]:.2f}</td></tr>"
-        for name, words in SIGNAL_WORDS.items() if isinstance(row.details.get(name), float))
+        for name, words in SIGNAL_WORDS.items()
+        if isinstance(row.details.get(name), float)
+    )
     dropped = row.details.get("dropped_in")
-    why = (f"<div style='color:#b91c1c'>not returned ({e(str(dropped))}): "
-           f"{e(str(row.details.get('reason') or ''))}</div>" if dropped else "")
-    return (f"<li><details title='{e(how)}, confidence {row.confidence:.2f}'>"
-            f"<summary style='cursor:pointer'>{rank}{e(_cut(row.text))} "
-            f"<span style='color:#6b7280'>{row.confidence:.2f}</span></summary>"
-            f"<div style='margin:2px 0 6px 4px'><div>{e(row.text)}</div>"
-            f"<div style='color:#374151'>{e(how)}</div>{why}"
-            f"<table style='font-size:12px;color:#374151'>{signals}</table></div>"
-            f"</details></li>")
+    why = (
+        f"<div style='color:#b91c1c'>not returned ({e(str(dropped))}): "
+        f"{e(str(row.details.get('reason') or ''))}</div>"
+        if dropped
+        else ""
+    )
+    return (
+        f"<li><details title='{e(how)}, confidence {row.confidence:.2f}'>"
+        f"<summary style='cursor:pointer'>{rank}{e(_cut(row.text))} "
+        f"<span style='color:#6b7280'>{row.confidence:.2f}</span></summary>"
+        f"<div style='margin:2px 0 6px 4px'><div>{e(row.text)}</div>"
+        f"<div style='color:#374151'>{e(how)}</div>{why}"
+        f"<table style='font-size:12px;color:#374151'>{signals}</table></div>"
+        f"</details></li>"
+    )
 
 
 def _summary_panel(explanation: Explanation) -> str:
@@ -289,15 +393,23 @@ def _summary_panel(explanation: Explanation) -> str:
         + (f"<div style='color:#6b7280'>skipped steps: {skipped}</div>" if skipped else "")
         + "<div style='margin-top:6px;color:#6b7280'>Click a memory for its details.</div>"
         + f"<ol style='margin:4px 0 0;padding-left:22px'>"
-          f"{returned or '<li>(nothing returned)</li>'}</ol>"
-        + (f"<div style='margin-top:6px;font-weight:600'>Considered, not returned</div>"
-           f"<ul style='margin:2px 0 0;padding-left:22px'>{others}</ul>" if others else "")
+        f"{returned or '<li>(nothing returned)</li>'}</ol>"
+        + (
+            f"<div style='margin-top:6px;font-weight:600'>Considered, not returned</div>"
+            f"<ul style='margin:2px 0 0;padding-left:22px'>{others}</ul>"
+            if others
+            else ""
+        )
         + "</details>"
     )
 
 
-def render_explanation_html(explanation: Explanation, subgraph: ExplainSubgraph | None = None,
-                            *, theme: Literal["light", "dark", "auto"] = "light") -> str:
+def render_explanation_html(
+    explanation: Explanation,
+    subgraph: ExplainSubgraph | None = None,
+    *,
+    theme: Literal["light", "dark", "auto"] = "light",
+) -> str:
     """A standalone HTML page drawing one explained retrieval (the module docstring says what).
 
     It backs ``engrava-graph explain QUERY --html FILE`` and ``POST /v1/explain?format=html``.
@@ -316,8 +428,9 @@ def render_explanation_html(explanation: Explanation, subgraph: ExplainSubgraph 
     graph = explanation_graph(explanation, subgraph)
     from neo4j_viz import Renderer
 
-    page = graph.render(renderer=Renderer.CANVAS, height="100vh", theme=theme,
-                        on_dangling="error").data
+    page = graph.render(
+        renderer=Renderer.CANVAS, height="100vh", theme=theme, on_dangling="error"
+    ).data
     title = html.escape(f"engrava-graph explain: {explanation.query}")
     page = page.replace("<title>neo4j-viz</title>", f"<title>{title}</title>", 1)
     head, body_end, tail = page.rpartition("</body>")

@@ -90,7 +90,9 @@ class SearchArms:
         self._stats: tuple[float, int, float, int] | None = None
         self._filtered: dict[str, tuple[float, int]] = {}
 
-    async def fulltext(self, text: str, top_k: int, scope: dict[str, Any]) -> list[tuple[str, float]]:
+    async def fulltext(
+        self, text: str, top_k: int, scope: dict[str, Any]
+    ) -> list[tuple[str, float]]:
         """Keyword arm: ``(thought_id, BM25 score > 0)``, best first; [] when ``text`` has no
         informative term (only stop words or punctuation).
 
@@ -113,10 +115,13 @@ class SearchArms:
             rows = await self._executor.read(
                 _FULLTEXT_SCAN if scan else _FULLTEXT,
                 term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
-                per_term_limit=PER_TERM_LIMIT, **scope)
+                per_term_limit=PER_TERM_LIMIT,
+                **scope,
+            )
         except ClientError as exc:  # a query the index refuses: no keyword signal, not a 500
-            log.warning("full-text query refused (%s) for %d terms; keyword arm empty",
-                        exc.code, len(terms))
+            log.warning(
+                "full-text query refused (%s) for %d terms; keyword arm empty", exc.code, len(terms)
+            )
             return []
         if not rows:
             return []
@@ -124,15 +129,21 @@ class SearchArms:
         for entry in rows[0]["terms"]:
             for thought_id in entry["ids"]:
                 matched.setdefault(thought_id, set()).add(entry["term"])
-        candidates = [bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]),
-                                     frozenset(matched.get(d["thought_id"], ())))
-                      for d in rows[0]["docs"]]
+        candidates = [
+            bm25.Candidate(
+                d["thought_id"],
+                bm25.keyword_text(d["essence"], d["content"]),
+                frozenset(matched.get(d["thought_id"], ())),
+            )
+            for d in rows[0]["docs"]
+        ]
         documents, mean_length, _ = await self._namespace_stats()
         df = {entry["term"]: int(entry["df"]) for entry in rows[0]["terms"]}
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
-    async def vector(self, vector: Sequence[float], top_k: int, scope: dict[str, Any], *,
-                     threshold: float = 0.0) -> tuple[list[tuple[str, float]], VectorPlan]:
+    async def vector(
+        self, vector: Sequence[float], top_k: int, scope: dict[str, Any], *, threshold: float = 0.0
+    ) -> tuple[list[tuple[str, float]], VectorPlan]:
         """Vector arm: ``(thought_id, cosine in [0, 1])``, best first, and how it ran.
 
         Args:
@@ -144,9 +155,13 @@ class SearchArms:
         plan = await self._plan(top_k, await self._filtered_count(scope))
         stmt = _VECTOR_EXACT if plan.strategy == "exact" else _VECTOR_INDEX
         rows = await self._executor.read(
-            stmt, vector=[float(x) for x in vector], fetch_k=plan.fetch_k, top_k=top_k,
+            stmt,
+            vector=[float(x) for x in vector],
+            fetch_k=plan.fetch_k,
+            top_k=top_k,
             # A cosine clipped to 0 passes a threshold of 0: negative cosines are kept.
-            min_score=cosine_to_index_score(threshold) if threshold > 0 else 0.0, **scope,
+            min_score=cosine_to_index_score(threshold) if threshold > 0 else 0.0,
+            **scope,
         )
         return [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows], plan
 
@@ -157,16 +172,21 @@ class SearchArms:
         candidates = in_namespace if filtered is None else filtered
         if candidates <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
-        return VectorPlan("index", index_fetch_k(max(top_k, INDEX_FLOOR_K), candidates,
-                                                 in_database, self._config.vector_overfetch))
+        return VectorPlan(
+            "index",
+            index_fetch_k(
+                max(top_k, INDEX_FLOOR_K), candidates, in_database, self._config.vector_overfetch
+            ),
+        )
 
     async def _filtered_count(self, scope: dict[str, Any]) -> int | None:
         """How many thoughts pass the scope's metadata filter (cached 30 s per filter), or None
         without a filter."""
         if not scope.get("meta_filters"):
             return None
-        key = json.dumps([scope["meta_filters"], scope["include_archived"]], sort_keys=True,
-                         default=str)
+        key = json.dumps(
+            [scope["meta_filters"], scope["include_archived"]], sort_keys=True, default=str
+        )
         now = time.monotonic()
         cached = self._filtered.get(key)
         if cached is None or now - cached[0] > _STATS_TTL_SECONDS:
@@ -182,6 +202,10 @@ class SearchArms:
         now = time.monotonic()
         if self._stats is None or now - self._stats[0] > _STATS_TTL_SECONDS:
             row = (await self._executor.read(_STATS, namespace=self._namespace))[0]
-            self._stats = (now, int(row["in_namespace"]), float(row["mean_length"]),
-                           int(row["in_database"]))
+            self._stats = (
+                now,
+                int(row["in_namespace"]),
+                float(row["mean_length"]),
+                int(row["in_database"]),
+            )
         return self._stats[1], self._stats[2], self._stats[3]

@@ -89,8 +89,9 @@ def idf(documents: int, df: int) -> float:
     return max(math.log((documents - df + 0.5) / (df + 0.5)), _IDF_FLOOR)
 
 
-def score(candidates: Iterable[Candidate], terms: Iterable[str], df: Mapping[str, int],
-          stats: CorpusStats) -> list[tuple[str, float]]:
+def score(
+    candidates: Iterable[Candidate], terms: Iterable[str], df: Mapping[str, int], stats: CorpusStats
+) -> list[tuple[str, float]]:
     """BM25 of each candidate for the query ``terms`` (distinct, analysed).
 
     Args:

@@ -112,10 +112,15 @@ class RecencyReference:
         return math.exp(-rate * age_seconds)
 
 
-def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | None,
-                    provider_cycle: int | None, config: TimeConfig,
-                    recency_half_life: int | None = None,
-                    recency_now_half_life: int | None = None) -> RecencyReference | None:
+def resolve_recency(
+    *,
+    current_cycle: int | None,
+    recency_now: datetime | str | None,
+    provider_cycle: int | None,
+    config: TimeConfig,
+    recency_half_life: int | None = None,
+    recency_now_half_life: int | None = None,
+) -> RecencyReference | None:
     """Pick the recency axis of a query (spec 003, "The other recency axis").
 
     Explicit ``current_cycle`` and ``recency_now`` together conflict; an explicit ``recency_now``
@@ -135,20 +140,26 @@ def resolve_recency(*, current_cycle: int | None, recency_now: datetime | str | 
     """
     if current_cycle is not None and recency_now is not None:
         raise RecencyModeConflictError()
-    for name, value in (("recency_half_life", recency_half_life),
-                        ("recency_now_half_life", recency_now_half_life)):
+    for name, value in (
+        ("recency_half_life", recency_half_life),
+        ("recency_now_half_life", recency_now_half_life),
+    ):
         if value is not None and (isinstance(value, bool) or not value > 0):  # NaN too
             raise InvalidRecencyArgumentError(name, value, "a positive number")
     if recency_now is not None:
         return RecencyReference(
-            axis=RecencyAxis.TRANSACTION, now=parse_now("recency_now", recency_now),
+            axis=RecencyAxis.TRANSACTION,
+            now=parse_now("recency_now", recency_now),
             half_life=float(recency_now_half_life or config.half_life_seconds),
         )
     cycle = current_cycle if current_cycle is not None else provider_cycle
     if cycle is None:
         return None
-    return RecencyReference(axis=RecencyAxis.CYCLE, cycle=cycle,
-                            half_life=float(recency_half_life or config.half_life_cycles))
+    return RecencyReference(
+        axis=RecencyAxis.CYCLE,
+        cycle=cycle,
+        half_life=float(recency_half_life or config.half_life_cycles),
+    )
 
 
 def redistribute(weights: Mapping[str, float], active: Iterable[str]) -> dict[str, float]:
@@ -182,8 +193,9 @@ def min_max(scores: Mapping[str, float]) -> dict[str, float]:
     return {k: (v - low) / (high - low) for k, v in scores.items()}
 
 
-def fuse(signals: Mapping[str, Mapping[str, float]], weights: Mapping[str, float],
-         top_k: int) -> list[tuple[str, float]]:
+def fuse(
+    signals: Mapping[str, Mapping[str, float]], weights: Mapping[str, float], top_k: int
+) -> list[tuple[str, float]]:
     """Weighted sum of per-signal scores, ranked.
 
     Args:
@@ -198,14 +210,16 @@ def fuse(signals: Mapping[str, Mapping[str, float]], weights: Mapping[str, float
     ids: set[str] = set()
     for per_id in signals.values():
         ids.update(per_id)
-    scored = [(tid, sum(weights.get(s, 0.0) * signals[s].get(tid, 0.0) for s in signals))
-              for tid in ids]
+    scored = [
+        (tid, sum(weights.get(s, 0.0) * signals[s].get(tid, 0.0) for s in signals)) for tid in ids
+    ]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return [(tid, round(score, 12)) for tid, score in scored[:top_k]]
 
 
-def cap_reflections(ranked: Sequence[tuple[str, float]], reflection_ids: Iterable[str],
-                    top_k: int, cap: float) -> tuple[list[tuple[str, float]], int]:
+def cap_reflections(
+    ranked: Sequence[tuple[str, float]], reflection_ids: Iterable[str], top_k: int, cap: float
+) -> tuple[list[tuple[str, float]], int]:
     """The first ``top_k`` of ``ranked`` with at most ``int(top_k * cap)`` reflections: a
     reflection past its slots is skipped and the next thought moves up (as the peer's
     ``reflection_topk_cap``).

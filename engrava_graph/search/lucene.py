@@ -21,18 +21,25 @@ from __future__ import annotations
 import re
 
 #: Lucene's EnglishAnalyzer stop set (org.apache.lucene.analysis.en.EnglishAnalyzer).
-LUCENE_STOP_WORDS = frozenset((
-    "a an and are as at be but by for if in into is it no not of on or such that the their "
-    "then there these they this to was will with").split())
+LUCENE_STOP_WORDS = frozenset(
+    (
+        "a an and are as at be but by for if in into is it no not of on or such that the their "
+        "then there these they this to was will with"
+    ).split()
+)
 #: Question words, pronouns and auxiliary verbs: frequent in questions, rarely the answer's.
-FUNCTION_WORDS = frozenset((
-    "what when where who whom which why how did do does done have has had i you he she we me "
-    "my your his her our its him them was were been being am can could would should shall may "
-    "might must about from").split())
+FUNCTION_WORDS = frozenset(
+    (
+        "what when where who whom which why how did do does done have has had i you he she we me "
+        "my your his her our its him them was were been being am can could would should shall may "
+        "might must about from"
+    ).split()
+)
 STOP_WORDS = LUCENE_STOP_WORDS | FUNCTION_WORDS
 
 _TOKEN = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+(?:_+[^\W_]+)*", re.UNICODE)
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W_]+(?:_+[^\W_]+)*", re.UNICODE
+)
 _SINGLE_CHAR_TERM = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\d]")
 
 #: At most this many distinct terms of a query are searched (one Lucene query each).

@@ -10,9 +10,7 @@ from engrava_graph.model.errors import ThoughtNotFoundError
 from engrava_graph.store._base import StoreBase
 from engrava_graph.store.modes import writes
 
-Q = {name: cypher(name) for name in (
-    "thoughts/record_access",
-)}
+Q = {name: cypher(name) for name in ("thoughts/record_access",)}
 
 _suppress_access: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "engrava_graph_suppress_access", default=False
@@ -43,9 +41,12 @@ class AccessMixin(StoreBase):
         Raises:
             ThoughtNotFoundError: no such thought.
         """
-        rows = await self.executor.write(Q["thoughts/record_access"], namespace=self.namespace,
-                                         rows=[{"thought_id": thought_id, "count": 1}],
-                                         now=self._clock())
+        rows = await self.executor.write(
+            Q["thoughts/record_access"],
+            namespace=self.namespace,
+            rows=[{"thought_id": thought_id, "count": 1}],
+            now=self._clock(),
+        )
         if not rows or not rows[0]["updated"]:
             raise ThoughtNotFoundError(thought_id)
 
@@ -60,8 +61,9 @@ class AccessMixin(StoreBase):
         if not rows:
             return 0
         try:
-            await self.executor.write(Q["thoughts/record_access"], namespace=self.namespace,
-                                      rows=rows, now=self._clock())
+            await self.executor.write(
+                Q["thoughts/record_access"], namespace=self.namespace, rows=rows, now=self._clock()
+            )
         except Exception:
             self._access.restore(rows)
             raise

@@ -14,9 +14,13 @@ class ConversationsMixin(StoreBase):
     """Conversation ingest of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
     @writes
-    async def add_messages(self, conversation_id: str,
-                           messages: Sequence[conversations.Message | Mapping[str, Any]], *,
-                           source: str = "conversation") -> list[conversations.StoredMessage]:
+    async def add_messages(
+        self,
+        conversation_id: str,
+        messages: Sequence[conversations.Message | Mapping[str, Any]],
+        *,
+        source: str = "conversation",
+    ) -> list[conversations.StoredMessage]:
         """Store a conversation's messages: one OBSERVATION thought per message (with its
         ``conversation_id``, ``position``, ``speaker``, ``message_id``, ``valid_from`` = its
         timestamp), one NOTE thought per conversation, MESSAGE_OF edges; idempotent on re-send,
@@ -40,5 +44,9 @@ class ConversationsMixin(StoreBase):
             StaleDataError: concurrent calls kept moving the conversation.
             EmbeddingError: the provider failed (nothing is written).
         """
-        return await conversations.add_messages(self, conversation_id, messages,  # type: ignore[arg-type]
-                                                source=source)
+        return await conversations.add_messages(
+            self,
+            conversation_id,
+            messages,  # type: ignore[arg-type]
+            source=source,
+        )

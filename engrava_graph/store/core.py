@@ -43,8 +43,17 @@ from engrava_graph.store.thoughts import ThoughtsMixin
 from engrava_graph.store.vectors import VectorsMixin
 
 
-class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, VectorsMixin,
-                       EdgesMixin, AccessMixin, SearchMixin, RetrievalMixin, DreamingMixin):
+class Neo4jEngravaCore(
+    NamespacesMixin,
+    ThoughtsMixin,
+    ConversationsMixin,
+    VectorsMixin,
+    EdgesMixin,
+    AccessMixin,
+    SearchMixin,
+    RetrievalMixin,
+    DreamingMixin,
+):
     """The thought-graph store on Neo4j, scoped to one namespace.
 
     Args:
@@ -67,8 +76,14 @@ class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, Vecto
         ...     await store.ensure_schema()
     """
 
-    def __init__(self, executor: GraphExecutor, *, namespace: str = DEFAULT_NAMESPACE,
-                 options: StoreOptions | None = None, **option_values: Any) -> None:
+    def __init__(
+        self,
+        executor: GraphExecutor,
+        *,
+        namespace: str = DEFAULT_NAMESPACE,
+        options: StoreOptions | None = None,
+        **option_values: Any,
+    ) -> None:
         self.options = replace(options or StoreOptions(), **option_values)
         embedding_provider = self.options.embedding_provider
         self.executor = executor
@@ -81,23 +96,37 @@ class Neo4jEngravaCore(NamespacesMixin, ThoughtsMixin, ConversationsMixin, Vecto
         self.access_tracking_enabled = self.options.access_tracking_enabled
         self.search_config = self.options.search_config or SearchConfig()
         self.time_config = self.options.time_config or TimeConfig()
-        self.vector_dimensions = (embedding_provider.dimensions if embedding_provider
-                                  else self.options.vector_dimensions)
+        self.vector_dimensions = (
+            embedding_provider.dimensions if embedding_provider else self.options.vector_dimensions
+        )
         self._clock = self.options.clock
         self._extract_entities = self.options.entity_extractor
         self._ns_token = fulltext_namespace_token(self.namespace)
         self._access = AccessBuffer()
         self._arms = SearchArms(executor, self.namespace, self.search_config)
         self.retrieval_config = self.options.retrieval_config or RetrievalConfig()
-        self._cycle = RetrievalCycle(CycleDeps(
-            executor=executor, namespace=self.namespace, arms=self._arms,
-            embed=self.embed_queries, track=self._track, scope=self.retrievable_scope,
-            config=self.retrieval_config, time_config=self.time_config,
-            cycle_provider=self.cycle_provider))
+        self._cycle = RetrievalCycle(
+            CycleDeps(
+                executor=executor,
+                namespace=self.namespace,
+                arms=self._arms,
+                embed=self.embed_queries,
+                track=self._track,
+                scope=self.retrievable_scope,
+                config=self.retrieval_config,
+                time_config=self.time_config,
+                cycle_provider=self.cycle_provider,
+            )
+        )
 
     @classmethod
-    def from_uri(cls, uri: str, auth: tuple[str, str] | None = None, database: str | None = None,
-                 **options: Any) -> Neo4jEngravaCore:
+    def from_uri(
+        cls,
+        uri: str,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        **options: Any,
+    ) -> Neo4jEngravaCore:
         """Open a store on a Neo4j URI (``bolt://`` or ``neo4j://`` for clusters).
 
         Args:

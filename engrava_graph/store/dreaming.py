@@ -24,10 +24,13 @@ class DreamingMixin(StoreBase):
     :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
     @writes
-    async def consolidate(self, current_cycle: int | None = None, *,
-                          config: DreamingConfig | None = None,
-                          progress: Callable[[str, int, int], None] | None = None
-                          ) -> dreaming.DreamResult:
+    async def consolidate(
+        self,
+        current_cycle: int | None = None,
+        *,
+        config: DreamingConfig | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> dreaming.DreamResult:
         """Run one dreaming pass: cluster eligible thoughts into REFLECTIONs
         (see :mod:`engrava_graph.dreaming.consolidate`).
 
@@ -48,15 +51,19 @@ class DreamingMixin(StoreBase):
         await self.flush_access_buffer()
         policy = self.hygiene_policy or HygienePolicy()
         context = dreaming.DreamContext(
-            executor=self.executor, namespace=self.namespace, clock=self._clock,
+            executor=self.executor,
+            namespace=self.namespace,
+            clock=self._clock,
             extract_entities=self._extract_entities,
             access_tracking_enabled=self.access_tracking_enabled,
-            protected_priorities=policy.protected_priorities)
+            protected_priorities=policy.protected_priorities,
+        )
         token = self.suppress_access_tracking()
         try:
             await self.ensure_namespace()
-            result = await dreaming.run_pass(context, cycle, config or self.dreaming_config,
-                                             progress)
+            result = await dreaming.run_pass(
+                context, cycle, config or self.dreaming_config, progress
+            )
         finally:
             self.resume_access_tracking(token)
         if result.due and policy.enabled and cycle % policy.check_every_n_cycles == 0:
@@ -64,8 +71,9 @@ class DreamingMixin(StoreBase):
         return result
 
     @writes
-    async def run_hygiene(self, current_cycle: int | None = None, *,
-                          now: datetime | None = None) -> hygiene.HygieneResult:
+    async def run_hygiene(
+        self, current_cycle: int | None = None, *, now: datetime | None = None
+    ) -> hygiene.HygieneResult:
         """Run one memory-hygiene pass: archive (reversibly) what the policy selects (see
         :mod:`engrava_graph.dreaming.hygiene`). Does not flush the access buffer first.
 
@@ -85,13 +93,18 @@ class DreamingMixin(StoreBase):
         if not self.hygiene_policy.enabled:
             return hygiene.HygieneResult()
         cycle = require_cycle(current_cycle, self.cycle_provider, "run_hygiene()")
-        return await hygiene.run_hygiene(self.executor, self.namespace, self.hygiene_policy,
-                                         cycle, now or self._clock())
+        return await hygiene.run_hygiene(
+            self.executor, self.namespace, self.hygiene_policy, cycle, now or self._clock()
+        )
 
-    async def search_reflections_only(self, query_text: str,
-                                      query_vector: Sequence[float] | None = None, *,
-                                      top_k: int = 10,
-                                      current_cycle: int | None = None) -> HybridSearchResult:
+    async def search_reflections_only(
+        self,
+        query_text: str,
+        query_vector: Sequence[float] | None = None,
+        *,
+        top_k: int = 10,
+        current_cycle: int | None = None,
+    ) -> HybridSearchResult:
         """Only REFLECTIONs, ranked by cosine to the query (the peer's method; see
         :mod:`engrava_graph.dreaming.reflections`). Each returned reflection counts an access.
 
@@ -103,9 +116,16 @@ class DreamingMixin(StoreBase):
             raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
         vector = await self._query_vector(query_text, query_vector)
         cycle = resolve_cycle(current_cycle, self.cycle_provider)
-        recency = resolve_recency(current_cycle=cycle, recency_now=None, provider_cycle=None,
-                                  config=self.time_config)
-        result = await search_reflections(self.executor, self.retrievable_scope(), vector, top_k,
-                                          recency, self.time_config.recency_weight)
+        recency = resolve_recency(
+            current_cycle=cycle, recency_now=None, provider_cycle=None, config=self.time_config
+        )
+        result = await search_reflections(
+            self.executor,
+            self.retrievable_scope(),
+            vector,
+            top_k,
+            recency,
+            self.time_config.recency_weight,
+        )
         self._track([tid for tid, _ in result.results])
         return result

@@ -22,22 +22,41 @@ from engrava_graph.model.records import EdgeRecord
 from engrava_graph.store._base import StoreBase, evolved
 from engrava_graph.store.modes import writes
 
-Q = {name: cypher(name) for name in (
-    "edges/bulk_create", "edges/bulk_preflight", "edges/create", "edges/delete",
-    "edges/for_thought", "edges/get", "edges/list", "edges/preflight", "edges/update",
-)}
+Q = {
+    name: cypher(name)
+    for name in (
+        "edges/bulk_create",
+        "edges/bulk_preflight",
+        "edges/create",
+        "edges/delete",
+        "edges/for_thought",
+        "edges/get",
+        "edges/list",
+        "edges/preflight",
+        "edges/update",
+    )
+}
+
 
 def _raise_edge_problem(props: dict[str, Any], check: dict[str, Any]) -> None:
     """Raise the error :meth:`Neo4jEngravaCore.create_edge` raises for a failed preflight row
     (``check``: ``from_exists``, ``to_exists``, ``id_taken``, ``triple_taken``)."""
-    missing = [(name, props[name]) for name, ok in (("from_thought_id", check["from_exists"]),
-                                                    ("to_thought_id", check["to_exists"]))
-               if not ok]
+    missing = [
+        (name, props[name])
+        for name, ok in (
+            ("from_thought_id", check["from_exists"]),
+            ("to_thought_id", check["to_exists"]),
+        )
+        if not ok
+    ]
     if missing:
         raise ReferentialIntegrityError([i for _, i in missing], field=missing[0][0])
-    raise DuplicateEdgeError(from_thought_id=props["from_thought_id"],
-                             to_thought_id=props["to_thought_id"], edge_type=props["edge_type"],
-                             edge_id=props["edge_id"] if check["id_taken"] else None)
+    raise DuplicateEdgeError(
+        from_thought_id=props["from_thought_id"],
+        to_thought_id=props["to_thought_id"],
+        edge_type=props["edge_type"],
+        edge_id=props["edge_id"] if check["id_taken"] else None,
+    )
 
 
 class EdgesMixin(StoreBase):
@@ -55,19 +74,40 @@ class EdgesMixin(StoreBase):
         if not isinstance(edge, EdgeRecord):
             raise ValidationFailedError(f"expected an EdgeRecord, got {type(edge).__name__}")
         stamped = edge.model_copy(update={"created_at": edge.created_at or self._clock()})
-        keys = {"namespace": self.namespace, "from_thought_id": edge.from_thought_id,
-                "to_thought_id": edge.to_thought_id}
-        dup = DuplicateEdgeError(from_thought_id=edge.from_thought_id,
-                                 to_thought_id=edge.to_thought_id, edge_type=edge.edge_type.value)
+        keys = {
+            "namespace": self.namespace,
+            "from_thought_id": edge.from_thought_id,
+            "to_thought_id": edge.to_thought_id,
+        }
+        dup = DuplicateEdgeError(
+            from_thought_id=edge.from_thought_id,
+            to_thought_id=edge.to_thought_id,
+            edge_type=edge.edge_type.value,
+        )
 
         async def work(tx: Any) -> EdgeRecord:
-            check = (await run_in(tx, Q["edges/preflight"], edge_id=edge.edge_id,
-                                  edge_type=edge.edge_type.value, **keys))[0]
-            if not (check["from_exists"] and check["to_exists"]) or check["id_taken"] or (
-                    check["triple_taken"]):
+            check = (
+                await run_in(
+                    tx,
+                    Q["edges/preflight"],
+                    edge_id=edge.edge_id,
+                    edge_type=edge.edge_type.value,
+                    **keys,
+                )
+            )[0]
+            if (
+                not (check["from_exists"] and check["to_exists"])
+                or check["id_taken"]
+                or (check["triple_taken"])
+            ):
                 _raise_edge_problem(record_properties(edge), check)
-            rows = await run_in(tx, Q["edges/create"], edge_type=edge.edge_type.value,
-                                props=record_properties(stamped), **keys)
+            rows = await run_in(
+                tx,
+                Q["edges/create"],
+                edge_type=edge.edge_type.value,
+                props=record_properties(stamped),
+                **keys,
+            )
             return edge_from_properties(rows[0]["edge"])
 
         try:
@@ -76,8 +116,9 @@ class EdgesMixin(StoreBase):
             raise dup from exc
 
     @writes
-    async def bulk_create_edges(self, edges: Sequence[EdgeRecord], *,
-                                batch_size: int = 1000) -> list[EdgeRecord]:
+    async def bulk_create_edges(
+        self, edges: Sequence[EdgeRecord], *, batch_size: int = 1000
+    ) -> list[EdgeRecord]:
         """Create many edges in ONE transaction (all or nothing), with the rules of
         :meth:`create_edge`, checked and written in UNWIND batches of ``batch_size``.
 
@@ -100,20 +141,25 @@ class EdgesMixin(StoreBase):
                 raise ValidationFailedError(f"expected an EdgeRecord, got {type(edge).__name__}")
             triple = (edge.from_thought_id, edge.to_thought_id, edge.edge_type.value)
             if edge.edge_id in seen_ids or triple in seen_triples:
-                raise DuplicateEdgeError(from_thought_id=triple[0], to_thought_id=triple[1],
-                                         edge_type=triple[2], edge_id=(
-                                             edge.edge_id if edge.edge_id in seen_ids else None))
+                raise DuplicateEdgeError(
+                    from_thought_id=triple[0],
+                    to_thought_id=triple[1],
+                    edge_type=triple[2],
+                    edge_id=(edge.edge_id if edge.edge_id in seen_ids else None),
+                )
             seen_ids.add(edge.edge_id)
             seen_triples.add(triple)
             stamped.append(edge.model_copy(update={"created_at": edge.created_at or now}))
-        rows: list[dict[str, Any]] = [{"edge_type": e.edge_type.value,
-                                       "props": record_properties(e)} for e in stamped]
-        batches = [rows[i:i + batch_size] for i in range(0, len(rows), batch_size)]
+        rows: list[dict[str, Any]] = [
+            {"edge_type": e.edge_type.value, "props": record_properties(e)} for e in stamped
+        ]
+        batches = [rows[i : i + batch_size] for i in range(0, len(rows), batch_size)]
 
         async def work(tx: Any) -> None:
             for batch in batches:
-                problems = await run_in(tx, Q["edges/bulk_preflight"], namespace=self.namespace,
-                                        rows=batch)
+                problems = await run_in(
+                    tx, Q["edges/bulk_preflight"], namespace=self.namespace, rows=batch
+                )
                 if problems:
                     _raise_edge_problem(batch[problems[0]["i"]]["props"], problems[0])
             for batch in batches:
@@ -123,9 +169,11 @@ class EdgesMixin(StoreBase):
             try:
                 await self.executor.transaction(work)
             except ConstraintError as exc:
-                raise DuplicateEdgeError(from_thought_id="(one of the batch)",
-                                         to_thought_id="(one of the batch)",
-                                         edge_type="(one of the batch)") from exc
+                raise DuplicateEdgeError(
+                    from_thought_id="(one of the batch)",
+                    to_thought_id="(one of the batch)",
+                    edge_type="(one of the batch)",
+                ) from exc
         return stamped
 
     async def get_edge(self, edge_id: str) -> EdgeRecord | None:
@@ -133,24 +181,36 @@ class EdgesMixin(StoreBase):
         rows = await self.executor.read(Q["edges/get"], namespace=self.namespace, edge_id=edge_id)
         return edge_from_properties(rows[0]["edge"]) if rows else None
 
-    async def get_edges(self, thought_id: str, *,
-                        direction: EdgeDirection | str = EdgeDirection.BOTH) -> list[EdgeRecord]:
+    async def get_edges(
+        self, thought_id: str, *, direction: EdgeDirection | str = EdgeDirection.BOTH
+    ) -> list[EdgeRecord]:
         """A thought's edges (``"OUT"``, ``"IN"`` or ``"BOTH"``), oldest first."""
         direction = EdgeDirection(direction)
-        rows = await self.executor.read(Q["edges/for_thought"], namespace=self.namespace,
-                                        thought_id=thought_id, direction=direction.value)
+        rows = await self.executor.read(
+            Q["edges/for_thought"],
+            namespace=self.namespace,
+            thought_id=thought_id,
+            direction=direction.value,
+        )
         return [edge_from_properties(r["edge"]) for r in rows]
 
-    async def list_edges(self, *, edge_type: EdgeType | None = None,
-                         source: KnowledgeSource | None = None,
-                         filters: MetadataFilter | None = None,
-                         limit: int = 5000) -> list[EdgeRecord]:
+    async def list_edges(
+        self,
+        *,
+        edge_type: EdgeType | None = None,
+        source: KnowledgeSource | None = None,
+        filters: MetadataFilter | None = None,
+        limit: int = 5000,
+    ) -> list[EdgeRecord]:
         """Edges of the namespace by type, source and metadata filter, oldest first."""
         rows = await self.executor.read(
-            Q["edges/list"], namespace=self.namespace,
+            Q["edges/list"],
+            namespace=self.namespace,
             edge_type=None if edge_type is None else EdgeType(edge_type).value,
             source=None if source is None else KnowledgeSource(source).value,
-            meta_filters=(filters or MetadataFilter()).to_params(), limit=limit)
+            meta_filters=(filters or MetadataFilter()).to_params(),
+            limit=limit,
+        )
         return [edge_from_properties(r["edge"]) for r in rows]
 
     @writes
@@ -167,10 +227,12 @@ class EdgesMixin(StoreBase):
         new = evolved(current, changes)
         old_props = record_properties(current)
         new_props = record_properties(new)
-        rows = await self.executor.write(Q["edges/update"], namespace=self.namespace,
-                                         edge_id=edge_id,
-                                         props={**removed_meta_keys(old_props, new_props),
-                                                **new_props})
+        rows = await self.executor.write(
+            Q["edges/update"],
+            namespace=self.namespace,
+            edge_id=edge_id,
+            props={**removed_meta_keys(old_props, new_props), **new_props},
+        )
         if not rows:
             raise EdgeNotFoundError(edge_id)
         return edge_from_properties(rows[0]["edge"])
@@ -178,6 +240,7 @@ class EdgesMixin(StoreBase):
     @writes
     async def delete_edge(self, edge_id: str) -> bool:
         """Delete an edge; True when it existed."""
-        rows = await self.executor.write(Q["edges/delete"], namespace=self.namespace,
-                                         edge_id=edge_id)
+        rows = await self.executor.write(
+            Q["edges/delete"], namespace=self.namespace, edge_id=edge_id
+        )
         return bool(rows[0]["deleted"])

@@ -13,10 +13,16 @@ from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.store._base import StoreBase
 from engrava_graph.store.modes import writes
 
-Q = {name: cypher(name) for name in (
-    "namespaces/annotate", "namespaces/delete_node", "namespaces/ensure", "namespaces/exists",
-    "namespaces/get",
-)}
+Q = {
+    name: cypher(name)
+    for name in (
+        "namespaces/annotate",
+        "namespaces/delete_node",
+        "namespaces/ensure",
+        "namespaces/exists",
+        "namespaces/get",
+    )
+}
 
 _DELETE_BATCH = {label: cypher("namespaces/delete_batch", label=label) for label in NodeLabel}
 _NAMESPACE_OWN_KEYS = frozenset({"name", "created_at"})
@@ -42,8 +48,9 @@ class NamespacesMixin(StoreBase):
     @writes
     async def ensure_namespace(self) -> None:
         """Register this store's namespace (idempotent)."""
-        await self.executor.write(Q["namespaces/ensure"], namespace=self.namespace,
-                                  now=self._clock())
+        await self.executor.write(
+            Q["namespaces/ensure"], namespace=self.namespace, now=self._clock()
+        )
 
     async def _register_in(self, tx: Any) -> None:
         """Register this namespace inside a write transaction: a namespace exists exactly when a
@@ -78,8 +85,9 @@ class NamespacesMixin(StoreBase):
         bad = {k: problem for k, v in annotations.items() if (problem := scalar_problem(v))}
         if bad:
             raise ValidationFailedError(f"namespace annotations must be Neo4j scalars; {bad}")
-        await self.executor.write(Q["namespaces/annotate"], namespace=self.namespace,
-                                  now=self._clock(), props=annotations)
+        await self.executor.write(
+            Q["namespaces/annotate"], namespace=self.namespace, now=self._clock(), props=annotations
+        )
 
     @writes
     async def delete_namespace(self, *, batch_size: int = 1000) -> None:
@@ -87,6 +95,7 @@ class NamespacesMixin(StoreBase):
         rows each committed on its own (``CALL { … } IN TRANSACTIONS``); other namespaces are
         untouched. Re-running after an interruption finishes the job."""
         for label in NodeLabel:
-            await self.executor.run_auto_commit(_DELETE_BATCH[label], namespace=self.namespace,
-                                                batch_size=batch_size)
+            await self.executor.run_auto_commit(
+                _DELETE_BATCH[label], namespace=self.namespace, batch_size=batch_size
+            )
         await self.executor.write(Q["namespaces/delete_node"], namespace=self.namespace)

@@ -26,25 +26,37 @@ from engrava_graph.search.fusion import (
 from engrava_graph.search.lucene import query_terms
 from engrava_graph.store._base import StoreBase
 
-Q = {name: cypher(name) for name in (
-    "search/fusion_signals", "search/recent",
-)}
+Q = {
+    name: cypher(name)
+    for name in (
+        "search/fusion_signals",
+        "search/recent",
+    )
+}
 
 
 class SearchMixin(StoreBase):
     """Keyword, vector and hybrid search of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
-    def retrievable_scope(self, *, include_archived: bool = False,
-                          filters: MetadataFilter | None = None,
-                          now: datetime | None = None) -> dict[str, Any]:
+    def retrievable_scope(
+        self,
+        *,
+        include_archived: bool = False,
+        filters: MetadataFilter | None = None,
+        now: datetime | None = None,
+    ) -> dict[str, Any]:
         """The ``search/_retrievable`` parameters for this namespace; expiry is judged at
         ``now`` (the caller's instant), else at the store clock."""
-        return {"namespace": self.namespace, "include_archived": include_archived,
-                "now": now or self._clock(),
-                "meta_filters": (filters or MetadataFilter()).to_params()}
+        return {
+            "namespace": self.namespace,
+            "include_archived": include_archived,
+            "now": now or self._clock(),
+            "meta_filters": (filters or MetadataFilter()).to_params(),
+        }
 
-    async def search_fts(self, query: str, top_k: int = 10, *,
-                         include_archived: bool = False) -> list[tuple[str, float]]:
+    async def search_fts(
+        self, query: str, top_k: int = 10, *, include_archived: bool = False
+    ) -> list[tuple[str, float]]:
         """Keyword search over essence and content: BM25 with the namespace's own statistics
         (the full-text index finds the candidates; see :mod:`engrava_graph.search.bm25`).
 
@@ -52,12 +64,18 @@ class SearchMixin(StoreBase):
             ``(thought_id, score > 0)`` best first; the query is plain text (never Lucene
             syntax); [] when it has no informative term (only stop words or punctuation).
         """
-        return await self._arms.fulltext(query, top_k,
-                                         self.retrievable_scope(include_archived=include_archived))
+        return await self._arms.fulltext(
+            query, top_k, self.retrievable_scope(include_archived=include_archived)
+        )
 
-    async def search_similar(self, query_vector: Sequence[float], top_k: int = 10,
-                             threshold: float = 0.0, *,
-                             include_archived: bool = False) -> list[tuple[str, float]]:
+    async def search_similar(
+        self,
+        query_vector: Sequence[float],
+        top_k: int = 10,
+        threshold: float = 0.0,
+        *,
+        include_archived: bool = False,
+    ) -> list[tuple[str, float]]:
         """Vector search by cosine similarity.
 
         Returns:
@@ -72,22 +90,32 @@ class SearchMixin(StoreBase):
         if not 0.0 <= threshold <= 1.0:
             raise ValidationFailedError(f"threshold must be in [0, 1], got {threshold}")
         hits, _ = await self._arms.vector(
-            self._check_dims(query_vector), top_k,
-            self.retrievable_scope(include_archived=include_archived), threshold=threshold)
+            self._check_dims(query_vector),
+            top_k,
+            self.retrievable_scope(include_archived=include_archived),
+            threshold=threshold,
+        )
         return hits
 
-    async def search_hybrid(self, query_text: str, query_vector: Sequence[float] | None = None,
-                            *, top_k: int = 10, fts_weight: float | None = None,
-                            vector_weight: float | None = None,
-                            recency_weight: float | None = None,
-                            priority_weight: float | None = None,
-                            recency_half_life: int | None = None,
-                            current_cycle: int | None = None,
-                            recency_now: datetime | str | None = None,
-                            recency_now_half_life: int | None = None,
-                            fts_top_k: int = 50, vector_top_k: int = 50,
-                            filters: MetadataFilter | None = None,
-                            include_archived: bool = False) -> HybridSearchResult:
+    async def search_hybrid(
+        self,
+        query_text: str,
+        query_vector: Sequence[float] | None = None,
+        *,
+        top_k: int = 10,
+        fts_weight: float | None = None,
+        vector_weight: float | None = None,
+        recency_weight: float | None = None,
+        priority_weight: float | None = None,
+        recency_half_life: int | None = None,
+        current_cycle: int | None = None,
+        recency_now: datetime | str | None = None,
+        recency_now_half_life: int | None = None,
+        fts_top_k: int = 50,
+        vector_top_k: int = 50,
+        filters: MetadataFilter | None = None,
+        include_archived: bool = False,
+    ) -> HybridSearchResult:
         """Hybrid search: keyword + vector + recency + priority, fused (the peer's semantics).
 
         Each arm fetches ``max(arm_top_k, top_k)`` candidates; signals are normalised to [0, 1]
@@ -106,48 +134,73 @@ class SearchMixin(StoreBase):
         if not 1 <= top_k <= 1000:
             raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
         config = self.search_config
-        weights = {"fulltext": config.fts_weight if fts_weight is None else fts_weight,
-                   "vector": config.vector_weight if vector_weight is None else vector_weight,
-                   "recency": (self.time_config.recency_weight if recency_weight is None
-                               else recency_weight),
-                   "priority": (config.priority_weight if priority_weight is None
-                                else priority_weight)}
+        weights = {
+            "fulltext": config.fts_weight if fts_weight is None else fts_weight,
+            "vector": config.vector_weight if vector_weight is None else vector_weight,
+            "recency": (
+                self.time_config.recency_weight if recency_weight is None else recency_weight
+            ),
+            "priority": (config.priority_weight if priority_weight is None else priority_weight),
+        }
         if any(w < 0 for w in weights.values()):
             raise ValidationFailedError("search weights must be >= 0")
         explicit = None if current_cycle is None else resolve_cycle(current_cycle, None)
-        provider_cycle = (resolve_cycle(None, self.cycle_provider)
-                          if explicit is None and recency_now is None else None)
-        recency = resolve_recency(current_cycle=explicit, recency_now=recency_now,
-                                  provider_cycle=provider_cycle, config=self.time_config,
-                                  recency_half_life=recency_half_life,
-                                  recency_now_half_life=recency_now_half_life)
+        provider_cycle = (
+            resolve_cycle(None, self.cycle_provider)
+            if explicit is None and recency_now is None
+            else None
+        )
+        recency = resolve_recency(
+            current_cycle=explicit,
+            recency_now=recency_now,
+            provider_cycle=provider_cycle,
+            config=self.time_config,
+            recency_half_life=recency_half_life,
+            recency_now_half_life=recency_now_half_life,
+        )
         scope = self.retrievable_scope(include_archived=include_archived, filters=filters)
         vector = await self._query_vector(query_text, query_vector)
         if not query_text.strip() and vector is None:
             rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
             ids = [r["thought_id"] for r in rows]
             self._track(ids)
-            return HybridSearchResult(results=[(i, 0.0) for i in ids],
-                                      recency_axis=recency.axis.value if recency else None)
+            return HybridSearchResult(
+                results=[(i, 0.0) for i in ids],
+                recency_axis=recency.axis.value if recency else None,
+            )
         fts_call = self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
         if vector is None:
             fts_hits, vec_hits = await fts_call, list[Any]()
         else:
             fts_hits, (vec_hits, _) = await asyncio.gather(
-                fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope))
-        signals: dict[str, dict[str, float]] = {"fulltext": min_max(dict(fts_hits)),
-                                                "vector": dict(vec_hits)}
+                fts_call, self._arms.vector(vector, max(vector_top_k, top_k), scope)
+            )
+        signals: dict[str, dict[str, float]] = {
+            "fulltext": min_max(dict(fts_hits)),
+            "vector": dict(vec_hits),
+        }
         # No informative term (stop words only): no keyword signal, its weight goes elsewhere.
         active = (["fulltext"] if query_terms(query_text) else []) + (
-            ["vector"] if vector is not None else [])
+            ["vector"] if vector is not None else []
+        )
         candidate_ids = sorted(set(signals["fulltext"]) | set(signals["vector"]))
-        rows = await self.executor.read(Q["search/fusion_signals"], namespace=self.namespace,
-                                        thought_ids=candidate_ids) if candidate_ids else []
+        rows = (
+            await self.executor.read(
+                Q["search/fusion_signals"], namespace=self.namespace, thought_ids=candidate_ids
+            )
+            if candidate_ids
+            else []
+        )
         if rows:
             if recency is not None and weights["recency"] > 0:
-                signals["recency"] = {r["thought_id"]: recency.score(
-                    r["updated_cycle"], from_epoch_millis(r["updated_ms"]),
-                    from_epoch_millis(r["created_ms"])) for r in rows}
+                signals["recency"] = {
+                    r["thought_id"]: recency.score(
+                        r["updated_cycle"],
+                        from_epoch_millis(r["updated_ms"]),
+                        from_epoch_millis(r["created_ms"]),
+                    )
+                    for r in rows
+                }
                 active.append("recency")
             if weights["priority"] > 0:
                 signals["priority"] = priority_scores(rows)
@@ -155,19 +208,35 @@ class SearchMixin(StoreBase):
         ranked, evicted = cap_reflections(
             fuse(signals, redistribute(weights, active), len(candidate_ids)),
             [r["thought_id"] for r in rows if r["thought_type"] == ThoughtType.REFLECTION.value],
-            top_k, config.reflection_topk_cap)
+            top_k,
+            config.reflection_topk_cap,
+        )
         self._track([tid for tid, _ in ranked])
-        return HybridSearchResult(results=ranked, backends_used=frozenset(active),
-                                  recency_axis=recency.axis.value if recency else None,
-                                  reflections_evicted=evicted)
+        return HybridSearchResult(
+            results=ranked,
+            backends_used=frozenset(active),
+            recency_axis=recency.axis.value if recency else None,
+            reflections_evicted=evicted,
+        )
 
-    async def recall(self, query: str, *, top_k: int = 10, current_cycle: int | None = None,
-                     recency_now: datetime | str | None = None,
-                     recency_now_half_life: int | None = None,
-                     filters: MetadataFilter | None = None,
-                     include_archived: bool = False) -> HybridSearchResult:
+    async def recall(
+        self,
+        query: str,
+        *,
+        top_k: int = 10,
+        current_cycle: int | None = None,
+        recency_now: datetime | str | None = None,
+        recency_now_half_life: int | None = None,
+        filters: MetadataFilter | None = None,
+        include_archived: bool = False,
+    ) -> HybridSearchResult:
         """One-call retrieval: :meth:`search_hybrid` with the query text and defaults."""
-        return await self.search_hybrid(query, top_k=top_k, current_cycle=current_cycle,
-                                        recency_now=recency_now,
-                                        recency_now_half_life=recency_now_half_life,
-                                        filters=filters, include_archived=include_archived)
+        return await self.search_hybrid(
+            query,
+            top_k=top_k,
+            current_cycle=current_cycle,
+            recency_now=recency_now,
+            recency_now_half_life=recency_now_half_life,
+            filters=filters,
+            include_archived=include_archived,
+        )

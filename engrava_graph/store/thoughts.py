@@ -30,11 +30,22 @@ from engrava_graph.model.temporal import ValidTimeFilter
 from engrava_graph.store._base import StoreBase, evolved
 from engrava_graph.store.modes import writes
 
-Q = {name: cypher(name) for name in (
-    "thoughts/count", "thoughts/create", "thoughts/dedup_confirm", "thoughts/delete",
-    "thoughts/existing_ids", "thoughts/get", "thoughts/get_many", "thoughts/get_revision",
-    "thoughts/list", "thoughts/max_cycle", "thoughts/update",
-)}
+Q = {
+    name: cypher(name)
+    for name in (
+        "thoughts/count",
+        "thoughts/create",
+        "thoughts/dedup_confirm",
+        "thoughts/delete",
+        "thoughts/existing_ids",
+        "thoughts/get",
+        "thoughts/get_many",
+        "thoughts/get_revision",
+        "thoughts/list",
+        "thoughts/max_cycle",
+        "thoughts/update",
+    )
+}
 
 _UPDATE_RETRIES = 3
 
@@ -54,29 +65,46 @@ class ThoughtsMixin(StoreBase):
         props = {k: v for k, v in record_properties(thought).items() if v is not None}
         props["content_hash"] = content_hash(thought.content)
         props["revision"] = 0
-        text = thought.essence if thought.content == thought.essence else (
-            f"{thought.essence}\n{thought.content}")
-        return {"label": thought.thought_type.label, "props": props, "embedding": vector,
-                "entities": self._extract_entities(text), "tags": thought.tags}
+        text = (
+            thought.essence
+            if thought.content == thought.essence
+            else (f"{thought.essence}\n{thought.content}")
+        )
+        return {
+            "label": thought.thought_type.label,
+            "props": props,
+            "embedding": vector,
+            "entities": self._extract_entities(text),
+            "tags": thought.tags,
+        }
 
-    def _stamp(self, thought: ThoughtRecord, now: datetime,
-               expires_after_seconds: float | None) -> ThoughtRecord:
+    def _stamp(
+        self, thought: ThoughtRecord, now: datetime, expires_after_seconds: float | None
+    ) -> ThoughtRecord:
         if not isinstance(thought, ThoughtRecord):
             raise ValidationFailedError(f"expected a ThoughtRecord, got {type(thought).__name__}")
-        update: dict[str, Any] = {"created_at": thought.created_at or now,
-                                  "updated_at": thought.updated_at or now}
+        update: dict[str, Any] = {
+            "created_at": thought.created_at or now,
+            "updated_at": thought.updated_at or now,
+        }
         if expires_after_seconds is not None:
             if not 0 < expires_after_seconds <= MAX_TTL_SECONDS:
                 raise ValidationFailedError(
                     f"expires_after_seconds must be > 0 and at most {MAX_TTL_SECONDS} (100 years), "
-                    f"got {expires_after_seconds}")
+                    f"got {expires_after_seconds}"
+                )
             update["expires_at"] = now + timedelta(seconds=expires_after_seconds)
         return thought.model_copy(update=update)
 
     @writes
-    async def create_thought(self, thought: ThoughtRecord, *, deduplicate: bool = False,
-                             expires_after_seconds: float | None = None,
-                             embedding: Sequence[float] | None = None) -> ThoughtRecord:
+    async def create_thought(
+        self,
+        thought: ThoughtRecord,
+        *,
+        deduplicate: bool = False,
+        expires_after_seconds: float | None = None,
+        embedding: Sequence[float] | None = None,
+    ) -> ThoughtRecord:
         """Persist a new thought (and its embedding, entities and tags) in one transaction,
         which also registers the namespace (nothing is registered when it fails).
 
@@ -101,21 +129,30 @@ class ThoughtsMixin(StoreBase):
             EmbeddingError: the provider failed.
         """
         stamped = self._stamp(thought, self._clock(), expires_after_seconds)
-        vector = (await self._vectors_for([stamped],
-                                          None if embedding is None else [embedding]))[0]
+        vector = (await self._vectors_for([stamped], None if embedding is None else [embedding]))[0]
         row = self._row(stamped, vector)
 
         async def work(tx: Any) -> ThoughtRecord:
             await self._register_in(tx)
             if deduplicate:
-                hit = await run_in(tx, Q["thoughts/dedup_confirm"], namespace=self.namespace,
-                                   content_hash=row["props"]["content_hash"], now=self._clock(),
-                                   valid_from=stamped.valid_from,
-                                   valid_until=stamped.valid_until)
+                hit = await run_in(
+                    tx,
+                    Q["thoughts/dedup_confirm"],
+                    namespace=self.namespace,
+                    content_hash=row["props"]["content_hash"],
+                    now=self._clock(),
+                    valid_from=stamped.valid_from,
+                    valid_until=stamped.valid_until,
+                )
                 if hit:
                     return thought_from_properties(hit[0]["thought"])
-            await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
-                         ns_token=self._ns_token, rows=[row])
+            await run_in(
+                tx,
+                Q["thoughts/create"],
+                namespace=self.namespace,
+                ns_token=self._ns_token,
+                rows=[row],
+            )
             return stamped
 
         try:
@@ -124,9 +161,13 @@ class ThoughtsMixin(StoreBase):
             raise DuplicateThoughtError(stamped.thought_id) from exc
 
     @writes
-    async def bulk_store(self, thoughts: Sequence[ThoughtRecord], *,
-                         embeddings: Sequence[Sequence[float] | None] | None = None,
-                         batch_size: int = 1000) -> list[ThoughtRecord]:
+    async def bulk_store(
+        self,
+        thoughts: Sequence[ThoughtRecord],
+        *,
+        embeddings: Sequence[Sequence[float] | None] | None = None,
+        batch_size: int = 1000,
+    ) -> list[ThoughtRecord]:
         """Persist many thoughts in ONE transaction (all or nothing), written in UNWIND batches;
         the same transaction registers the namespace.
 
@@ -153,8 +194,9 @@ class ThoughtsMixin(StoreBase):
         if len(set(ids)) != len(ids):
             dup = next(i for i in ids if ids.count(i) > 1)
             raise DuplicateThoughtError(dup)
-        taken = await self.executor.read(Q["thoughts/existing_ids"], namespace=self.namespace,
-                                         thought_ids=ids)
+        taken = await self.executor.read(
+            Q["thoughts/existing_ids"], namespace=self.namespace, thought_ids=ids
+        )
         if taken:
             raise DuplicateThoughtError(taken[0]["thought_id"])
         vectors = await self._vectors_for(stamped, embeddings)
@@ -163,8 +205,13 @@ class ThoughtsMixin(StoreBase):
         async def work(tx: Any) -> None:
             await self._register_in(tx)
             for start in range(0, len(rows), batch_size):
-                await run_in(tx, Q["thoughts/create"], namespace=self.namespace,
-                             ns_token=self._ns_token, rows=rows[start:start + batch_size])
+                await run_in(
+                    tx,
+                    Q["thoughts/create"],
+                    namespace=self.namespace,
+                    ns_token=self._ns_token,
+                    rows=rows[start : start + batch_size],
+                )
 
         try:
             await self.executor.transaction(work)
@@ -173,8 +220,14 @@ class ThoughtsMixin(StoreBase):
         return stamped
 
     @writes
-    async def remember(self, text: str, *, metadata: dict[str, Any] | None = None,
-                       deduplicate: bool = False, source: str = "remember") -> ThoughtRecord:
+    async def remember(
+        self,
+        text: str,
+        *,
+        metadata: dict[str, Any] | None = None,
+        deduplicate: bool = False,
+        source: str = "remember",
+    ) -> ThoughtRecord:
         """Store a bare string as a NOTE (essence = its first 200 characters, content = all).
 
         Raises:
@@ -182,16 +235,23 @@ class ThoughtsMixin(StoreBase):
         """
         if not isinstance(text, str) or not text.strip():
             raise ValidationFailedError("remember() needs non-empty text")
-        record = _validated(ThoughtRecord, {
-            "thought_type": ThoughtType.NOTE, "essence": text.strip()[:200], "content": text,
-            "source": source, "metadata": metadata or {},
-        })
+        record = _validated(
+            ThoughtRecord,
+            {
+                "thought_type": ThoughtType.NOTE,
+                "essence": text.strip()[:200],
+                "content": text,
+                "source": source,
+                "metadata": metadata or {},
+            },
+        )
         return await self.create_thought(record, deduplicate=deduplicate)
 
     async def get_thought(self, thought_id: str) -> ThoughtRecord | None:
         """The thought, or None. Counts an implicit access when tracking is on."""
-        rows = await self.executor.read(Q["thoughts/get"], namespace=self.namespace,
-                                        thought_id=thought_id)
+        rows = await self.executor.read(
+            Q["thoughts/get"], namespace=self.namespace, thought_id=thought_id
+        )
         if not rows:
             return None
         self._track([thought_id])
@@ -199,14 +259,16 @@ class ThoughtsMixin(StoreBase):
 
     async def get_thoughts(self, thought_ids: Sequence[str]) -> dict[str, ThoughtRecord]:
         """``{thought_id: record}`` for the ids that exist (no access is recorded)."""
-        rows = await self.executor.read(Q["thoughts/get_many"], namespace=self.namespace,
-                                        thought_ids=list(thought_ids))
+        rows = await self.executor.read(
+            Q["thoughts/get_many"], namespace=self.namespace, thought_ids=list(thought_ids)
+        )
         records = (thought_from_properties(r["thought"]) for r in rows)
         return {r.thought_id: r for r in records}
 
     async def _require(self, thought_id: str) -> tuple[ThoughtRecord, dict[str, Any], int]:
-        rows = await self.executor.read(Q["thoughts/get_revision"], namespace=self.namespace,
-                                        thought_id=thought_id)
+        rows = await self.executor.read(
+            Q["thoughts/get_revision"], namespace=self.namespace, thought_id=thought_id
+        )
         if not rows:
             raise ThoughtNotFoundError(thought_id)
         props = rows[0]["thought"]
@@ -239,11 +301,16 @@ class ThoughtsMixin(StoreBase):
             new_props = record_properties(new)
             new_props.pop("created_at")
             rows = await self.executor.write(
-                Q["thoughts/update"], namespace=self.namespace, thought_id=thought_id,
-                expected_revision=revision, props={**removed_meta_keys(props, new_props),
-                                                   **new_props},
-                old_label=current.thought_type.label, new_label=new.thought_type.label,
-                embedding=vector, entities=row["entities"], tags=new.tags,
+                Q["thoughts/update"],
+                namespace=self.namespace,
+                thought_id=thought_id,
+                expected_revision=revision,
+                props={**removed_meta_keys(props, new_props), **new_props},
+                old_label=current.thought_type.label,
+                new_label=new.thought_type.label,
+                embedding=vector,
+                entities=row["entities"],
+                tags=new.tags,
             )
             if rows:
                 return thought_from_properties(rows[0]["thought"])
@@ -256,13 +323,15 @@ class ThoughtsMixin(StoreBase):
         Returns:
             True when it existed.
         """
-        rows = await self.executor.write(Q["thoughts/delete"], namespace=self.namespace,
-                                         thought_id=thought_id)
+        rows = await self.executor.write(
+            Q["thoughts/delete"], namespace=self.namespace, thought_id=thought_id
+        )
         return bool(rows[0]["deleted"])
 
     @writes
-    async def restore_thought(self, thought_id: str, *,
-                              current_cycle: int | None = None) -> ThoughtRecord:
+    async def restore_thought(
+        self, thought_id: str, *, current_cycle: int | None = None
+    ) -> ThoughtRecord:
         """ARCHIVED -> ACTIVE, clearing the hygiene archive stamps.
 
         Args:
@@ -277,47 +346,83 @@ class ThoughtsMixin(StoreBase):
         if current.lifecycle_status is not LifecycleStatus.ARCHIVED:
             status = current.lifecycle_status.value
             raise InvalidTransitionError(
-                entity_type="LifecycleStatus", current_state=status,
+                entity_type="LifecycleStatus",
+                current_state=status,
                 target_state=LifecycleStatus.ACTIVE.value,
-                reason=(f"restore_thought brings back an ARCHIVED thought; {thought_id!r} is "
-                        f"{status}, so there is nothing to restore (to change its status, use "
-                        f"update_thought with an allowed step)"))
-        changes: dict[str, Any] = {"lifecycle_status": LifecycleStatus.ACTIVE,
-                                   "archived_at": None, "archived_at_cycle": None}
+                reason=(
+                    f"restore_thought brings back an ARCHIVED thought; {thought_id!r} is "
+                    f"{status}, so there is nothing to restore (to change its status, use "
+                    f"update_thought with an allowed step)"
+                ),
+            )
+        changes: dict[str, Any] = {
+            "lifecycle_status": LifecycleStatus.ACTIVE,
+            "archived_at": None,
+            "archived_at_cycle": None,
+        }
         if current_cycle is not None:
             changes["updated_cycle"] = max(current.updated_cycle, current_cycle)
         return await self.update_thought(thought_id, **changes)
 
-    def _list_params(self, *, priority: str | None, lifecycle_status: str | None,
-                     thought_type: str | None, min_cycle: int | None, max_cycle: int | None,
-                     visibility: str | None, exclude_visibility: str | None,
-                     include_expired: bool, include_archived: bool,
-                     filters: MetadataFilter | None,
-                     valid_time: ValidTimeFilter | None) -> dict[str, Any]:
-        plain = {"priority": priority, "lifecycle_status": lifecycle_status,
-                 "thought_type": thought_type, "visibility": visibility,
-                 "exclude_visibility": exclude_visibility}
-        params: dict[str, Any] = {k: (None if v is None else str(getattr(v, "value", v)))
-                                  for k, v in plain.items()}
+    def _list_params(
+        self,
+        *,
+        priority: str | None,
+        lifecycle_status: str | None,
+        thought_type: str | None,
+        min_cycle: int | None,
+        max_cycle: int | None,
+        visibility: str | None,
+        exclude_visibility: str | None,
+        include_expired: bool,
+        include_archived: bool,
+        filters: MetadataFilter | None,
+        valid_time: ValidTimeFilter | None,
+    ) -> dict[str, Any]:
+        plain = {
+            "priority": priority,
+            "lifecycle_status": lifecycle_status,
+            "thought_type": thought_type,
+            "visibility": visibility,
+            "exclude_visibility": exclude_visibility,
+        }
+        params: dict[str, Any] = {
+            k: (None if v is None else str(getattr(v, "value", v))) for k, v in plain.items()
+        }
         params.update(
-            namespace=self.namespace, min_cycle=min_cycle, max_cycle=max_cycle,
-            include_expired=include_expired, include_archived=include_archived,
-            now=self._clock(), meta_filters=(filters or MetadataFilter()).to_params(),
-            vt_kind=None, vt_start=None, vt_end=None,
+            namespace=self.namespace,
+            min_cycle=min_cycle,
+            max_cycle=max_cycle,
+            include_expired=include_expired,
+            include_archived=include_archived,
+            now=self._clock(),
+            meta_filters=(filters or MetadataFilter()).to_params(),
+            vt_kind=None,
+            vt_start=None,
+            vt_end=None,
         )
         if valid_time is not None:
             params.update(valid_time.cypher_params())
         return params
 
-    async def list_thoughts(self, *, priority: str | None = None,
-                            lifecycle_status: str | None = None, thought_type: str | None = None,
-                            min_cycle: int | None = None, max_cycle: int | None = None,
-                            visibility: str | None = None, exclude_visibility: str | None = None,
-                            include_expired: bool = False, include_archived: bool = True,
-                            filters: MetadataFilter | None = None,
-                            valid_time: ValidTimeFilter | None = None,
-                            after_id: str | None = None, limit: int = 50,
-                            offset: int = 0) -> list[ThoughtRecord]:
+    async def list_thoughts(
+        self,
+        *,
+        priority: str | None = None,
+        lifecycle_status: str | None = None,
+        thought_type: str | None = None,
+        min_cycle: int | None = None,
+        max_cycle: int | None = None,
+        visibility: str | None = None,
+        exclude_visibility: str | None = None,
+        include_expired: bool = False,
+        include_archived: bool = True,
+        filters: MetadataFilter | None = None,
+        valid_time: ValidTimeFilter | None = None,
+        after_id: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[ThoughtRecord]:
         """Thoughts matching every given filter, ordered by ``thought_id``.
 
         Archived thoughts are listed (listing is not ranked retrieval); expired ones
@@ -330,31 +435,54 @@ class ThoughtsMixin(StoreBase):
         if not 1 <= limit <= 10_000 or offset < 0:
             raise ValidationFailedError("limit must be 1..10000 and offset >= 0")
         params = self._list_params(
-            priority=priority, lifecycle_status=lifecycle_status, thought_type=thought_type,
-            min_cycle=min_cycle, max_cycle=max_cycle, visibility=visibility,
-            exclude_visibility=exclude_visibility, include_expired=include_expired,
-            include_archived=include_archived, filters=filters, valid_time=valid_time)
-        rows = await self.executor.read(Q["thoughts/list"], after_id=after_id, offset=offset,
-                                        limit=limit, **params)
+            priority=priority,
+            lifecycle_status=lifecycle_status,
+            thought_type=thought_type,
+            min_cycle=min_cycle,
+            max_cycle=max_cycle,
+            visibility=visibility,
+            exclude_visibility=exclude_visibility,
+            include_expired=include_expired,
+            include_archived=include_archived,
+            filters=filters,
+            valid_time=valid_time,
+        )
+        rows = await self.executor.read(
+            Q["thoughts/list"], after_id=after_id, offset=offset, limit=limit, **params
+        )
         return [thought_from_properties(r["thought"]) for r in rows]
 
-    async def count_thoughts(self, *, priority: str | None = None,
-                             lifecycle_status: str | None = None, thought_type: str | None = None,
-                             min_cycle: int | None = None, max_cycle: int | None = None,
-                             visibility: str | None = None,
-                             exclude_visibility: str | None = None,
-                             include_expired: bool = False, include_archived: bool = True,
-                             filters: MetadataFilter | None = None,
-                             valid_time: ValidTimeFilter | None = None) -> int:
+    async def count_thoughts(
+        self,
+        *,
+        priority: str | None = None,
+        lifecycle_status: str | None = None,
+        thought_type: str | None = None,
+        min_cycle: int | None = None,
+        max_cycle: int | None = None,
+        visibility: str | None = None,
+        exclude_visibility: str | None = None,
+        include_expired: bool = False,
+        include_archived: bool = True,
+        filters: MetadataFilter | None = None,
+        valid_time: ValidTimeFilter | None = None,
+    ) -> int:
         """How many thoughts ``list_thoughts`` would return with the same filters (no paging)."""
         params = self._list_params(
-            priority=priority, lifecycle_status=lifecycle_status, thought_type=thought_type,
-            min_cycle=min_cycle, max_cycle=max_cycle, visibility=visibility,
-            exclude_visibility=exclude_visibility, include_expired=include_expired,
-            include_archived=include_archived, filters=filters, valid_time=valid_time)
+            priority=priority,
+            lifecycle_status=lifecycle_status,
+            thought_type=thought_type,
+            min_cycle=min_cycle,
+            max_cycle=max_cycle,
+            visibility=visibility,
+            exclude_visibility=exclude_visibility,
+            include_expired=include_expired,
+            include_archived=include_archived,
+            filters=filters,
+            valid_time=valid_time,
+        )
         rows = await self.executor.read(Q["thoughts/count"], **params)
         return int(rows[0]["n"])
-
 
     async def max_cycle(self) -> int:
         """The namespace's cycle high-water mark: max over thoughts' ``updated_cycle`` and edges'

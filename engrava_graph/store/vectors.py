@@ -13,9 +13,14 @@ from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.store._base import StoreBase
 
-Q = {name: cypher(name) for name in (
-    "retrieval/embeddings", "thoughts/get_embedding",
-)}
+Q = {
+    name: cypher(name)
+    for name in (
+        "retrieval/embeddings",
+        "thoughts/get_embedding",
+    )
+}
+
 
 def _embed_input(thought: ThoughtRecord) -> str:
     """What is embedded: ``content`` when it starts with ``essence``, else both (as the peer
@@ -28,19 +33,17 @@ def _embed_input(thought: ThoughtRecord) -> str:
 class VectorsMixin(StoreBase):
     """Embeddings of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
-    async def _vectors_for(self, thoughts: Sequence[ThoughtRecord],
-                           given: Sequence[Sequence[float] | None] | None
-                           ) -> list[list[float] | None]:
+    async def _vectors_for(
+        self, thoughts: Sequence[ThoughtRecord], given: Sequence[Sequence[float] | None] | None
+    ) -> list[list[float] | None]:
         """The given vectors (checked), else the provider's (off the event loop), else None."""
         if given is not None:
             if len(given) != len(thoughts):
-                raise ValidationFailedError(
-                    f"{len(given)} embeddings for {len(thoughts)} thoughts")
+                raise ValidationFailedError(f"{len(given)} embeddings for {len(thoughts)} thoughts")
             return [None if v is None else self._check_dims(v) for v in given]
         if self.embedding_provider is None or not self.auto_embed:
             return [None] * len(thoughts)
-        vectors = await embed_off_loop(self.embedding_provider,
-                                       [_embed_input(t) for t in thoughts])
+        vectors = await embed_off_loop(self.embedding_provider, [_embed_input(t) for t in thoughts])
         return [row.tolist() for row in vectors]
 
     def _check_dims(self, vector: Sequence[float]) -> list[float]:
@@ -48,27 +51,31 @@ class VectorsMixin(StoreBase):
         (:func:`~engrava_graph.embeddings.base.norm_problem`); else ValidationFailedError."""
         values = [float(x) for x in vector]
         if len(values) != self.vector_dimensions or not np.isfinite(values).all():
-            problem = (f"an embedding must be {self.vector_dimensions} finite floats, got "
-                       f"{len(values)} values")
+            problem = (
+                f"an embedding must be {self.vector_dimensions} finite floats, got "
+                f"{len(values)} values"
+            )
         elif norm_problem(values) is not None:
             problem = NORM_RULE
         else:
             return values
-        raise ValidationFailedError(problem, errors=[{"loc": ("embedding",), "msg": problem,
-                                                      "type": "value_error"}])
+        raise ValidationFailedError(
+            problem, errors=[{"loc": ("embedding",), "msg": problem, "type": "value_error"}]
+        )
 
     async def get_embedding(self, thought_id: str) -> list[float] | None:
         """The stored vector of a thought, or None (no thought or no embedding)."""
-        rows = await self.executor.read(Q["thoughts/get_embedding"], namespace=self.namespace,
-                                        thought_id=thought_id)
+        rows = await self.executor.read(
+            Q["thoughts/get_embedding"], namespace=self.namespace, thought_id=thought_id
+        )
         return None if not rows or rows[0]["embedding"] is None else list(rows[0]["embedding"])
 
     async def get_embeddings(self, thought_ids: Sequence[str]) -> dict[str, list[float]]:
         """``{thought_id: vector}`` for the ids that exist and have an embedding (one read)."""
-        rows = await self.executor.read(Q["retrieval/embeddings"], namespace=self.namespace,
-                                        thought_ids=list(thought_ids))
-        return {r["thought_id"]: list(r["embedding"]) for r in rows
-                if r["embedding"] is not None}
+        rows = await self.executor.read(
+            Q["retrieval/embeddings"], namespace=self.namespace, thought_ids=list(thought_ids)
+        )
+        return {r["thought_id"]: list(r["embedding"]) for r in rows if r["embedding"] is not None}
 
     async def embed_query(self, text: str) -> list[float] | None:
         """The provider's vector for ``text`` (None without a provider); see
@@ -93,8 +100,9 @@ class VectorsMixin(StoreBase):
             return [None] * len(texts)
         return [row.tolist() for row in await embed_off_loop(self.embedding_provider, texts)]
 
-    async def _query_vector(self, query_text: str,
-                            query_vector: Sequence[float] | None) -> list[float] | None:
+    async def _query_vector(
+        self, query_text: str, query_vector: Sequence[float] | None
+    ) -> list[float] | None:
         """The given vector (checked), else the text's (None for blank text or no provider)."""
         if query_vector is not None:
             return self._check_dims(query_vector)

@@ -40,8 +40,7 @@ class Service:
 
 
 @contextmanager
-def running_service(connection: ConnectionInfo,
-                    provider: EmbeddingProvider) -> Iterator[Service]:
+def running_service(connection: ConnectionInfo, provider: EmbeddingProvider) -> Iterator[Service]:
     """Serve ``api.app`` with the test keys (see :func:`serving`) until the block ends."""
     with serving(create_app(api_settings(connection), embedding_provider=provider)) as base_url:
         yield Service(base_url)
@@ -58,8 +57,9 @@ def serving(app: Any) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True,
-                              name="client-test-service")
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="client-test-service"
+    )
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT
     while not server.started:

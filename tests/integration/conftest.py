@@ -29,8 +29,9 @@ def provider() -> SentenceTransformerProvider:
 
 @pytest.fixture(scope="session")
 async def executor(connection: ConnectionInfo) -> AsyncIterator[GraphExecutor]:
-    ex = GraphExecutor.connect(connection.uri, (connection.user, connection.password),
-                               connection.database)
+    ex = GraphExecutor.connect(
+        connection.uri, (connection.user, connection.password), connection.database
+    )
     await ex.verify()
     yield ex
     await ex.close()
@@ -42,8 +43,9 @@ async def schema_ready(executor: GraphExecutor, provider: SentenceTransformerPro
 
 
 @pytest.fixture
-async def make_store(executor: GraphExecutor, provider: SentenceTransformerProvider,
-                     schema_ready: None) -> AsyncIterator[Callable[..., Neo4jEngravaCore]]:
+async def make_store(
+    executor: GraphExecutor, provider: SentenceTransformerProvider, schema_ready: None
+) -> AsyncIterator[Callable[..., Neo4jEngravaCore]]:
     """A factory of stores on fresh namespaces (deleted after the test)."""
     made: list[Neo4jEngravaCore] = []
 

@@ -54,23 +54,42 @@ async def _run(tab: object, command: str) -> None:
     await tab.click('[data-testid="editor-Run"]')  # type: ignore[attr-defined]
 
 
-async def test_style_and_guide_load_in_neo4j_browser(store: Neo4jEngravaCore,
-                                                     connection: ConnectionInfo,
-                                                     executor: GraphExecutor,
-                                                     assets_port: int, tmp_path: Path) -> None:
-    playwright = pytest.importorskip("playwright.async_api",
-                                     reason="the browser tests need: pip install playwright")
+async def test_style_and_guide_load_in_neo4j_browser(
+    store: Neo4jEngravaCore,
+    connection: ConnectionInfo,
+    executor: GraphExecutor,
+    assets_port: int,
+    tmp_path: Path,
+) -> None:
+    playwright = pytest.importorskip(
+        "playwright.async_api", reason="the browser tests need: pip install playwright"
+    )
     executable = chromium()
     url = await _browser_url(executor)
-    effect = await store.create_thought(ThoughtRecord(
-        thought_type=ThoughtType.OBSERVATION, essence="The deploy failed",
-        content="The deploy failed at 3pm", source="test"))
-    cause = await store.create_thought(ThoughtRecord(
-        thought_type=ThoughtType.OBSERVATION, essence="Config PR removed DATABASE_URL",
-        content="Config PR removed DATABASE_URL", source="test"))
-    await store.create_edge(EdgeRecord(from_thought_id=effect.thought_id,
-                                       to_thought_id=cause.thought_id,
-                                       edge_type=EdgeType.CAUSED_BY, confidence=0.85))
+    effect = await store.create_thought(
+        ThoughtRecord(
+            thought_type=ThoughtType.OBSERVATION,
+            essence="The deploy failed",
+            content="The deploy failed at 3pm",
+            source="test",
+        )
+    )
+    cause = await store.create_thought(
+        ThoughtRecord(
+            thought_type=ThoughtType.OBSERVATION,
+            essence="Config PR removed DATABASE_URL",
+            content="Config PR removed DATABASE_URL",
+            source="test",
+        )
+    )
+    await store.create_edge(
+        EdgeRecord(
+            from_thought_id=effect.thought_id,
+            to_thought_id=cause.thought_id,
+            edge_type=EdgeType.CAUSED_BY,
+            confidence=0.85,
+        )
+    )
     rules = parse_grass(grass_text())
     commands = browser_commands(assets_port)
 
@@ -88,15 +107,20 @@ async def test_style_and_guide_load_in_neo4j_browser(store: Neo4jEngravaCore,
 
             await _run(tab, commands["style"])
             await tab.wait_for_selector("text=node.Thought")  # the style frame lists the rules
-            await _run(tab, f"MATCH p = (:Thought {{namespace: '{store.namespace}'}})"
-                            f"-[:CAUSED_BY]->() RETURN p")
+            await _run(
+                tab,
+                f"MATCH p = (:Thought {{namespace: '{store.namespace}'}})"
+                f"-[:CAUSED_BY]->() RETURN p",
+            )
             await tab.wait_for_selector("svg g.relationship text")
             await tab.screenshot(path=str(tmp_path / "browser-style.png"))
             fills = await tab.eval_on_selector_all(
-                "svg g.node circle.b-outline", "els => els.map(e => e.getAttribute('fill'))")
+                "svg g.node circle.b-outline", "els => els.map(e => e.getAttribute('fill'))"
+            )
             assert fills and set(fills) == {rules["node.Observation"]["color"]}
-            edge = await tab.eval_on_selector("svg g.relationship path.b-outline",
-                                              "e => e.getAttribute('fill')")
+            edge = await tab.eval_on_selector(
+                "svg g.relationship path.b-outline", "e => e.getAttribute('fill')"
+            )
             assert edge == rules["relationship.CAUSED_BY"]["color"]
             caption = await tab.text_content("svg g.relationship text")
             assert caption == "CAUSED_BY 0.85"
@@ -108,8 +132,9 @@ async def test_style_and_guide_load_in_neo4j_browser(store: Neo4jEngravaCore,
             await tab.click('[data-testid="editor-Run"]')
             row = tab.locator('[data-testid="frame"] table td', has_text=store.namespace)
             await row.first.wait_for()
-            cells = await tab.locator('[data-testid="frame"] table tr',
-                                      has_text=store.namespace).first.inner_text()
+            cells = await tab.locator(
+                '[data-testid="frame"] table tr', has_text=store.namespace
+            ).first.inner_text()
             assert re.search(rf"\"{store.namespace}\"\s+2\b", cells), cells  # name, thoughts
             await tab.screenshot(path=str(tmp_path / "browser-guide.png"))
         finally:

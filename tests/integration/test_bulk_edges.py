@@ -21,9 +21,9 @@ async def trio(store):
 
 async def test_bulk_edges_are_stored_like_single_ones(store, trio):
     a, b, c = trio
-    made = await store.bulk_create_edges([edge(a, b), edge(b, c, EdgeType.DERIVED_FROM,
-                                                           weight=0.4, metadata={"k": 1})],
-                                         batch_size=1)
+    made = await store.bulk_create_edges(
+        [edge(a, b), edge(b, c, EdgeType.DERIVED_FROM, weight=0.4, metadata={"k": 1})], batch_size=1
+    )
     assert [await store.get_edge(e.edge_id) for e in made] == made
     assert made[1].edge_type is EdgeType.DERIVED_FROM and made[1].metadata == {"k": 1}
     assert made[0].created_at is not None
@@ -35,8 +35,12 @@ async def test_a_bad_row_refuses_the_whole_batch(store, trio, case):
     a, b, c = trio
     first = await store.create_edge(edge(a, b))
     good = edge(b, c)
-    bad = {"missing": edge(c, "nope"), "taken_triple": edge(a, b),
-           "taken_id": edge(c, a, edge_id=first.edge_id), "repeat_in_input": edge(b, c)}[case]
+    bad = {
+        "missing": edge(c, "nope"),
+        "taken_triple": edge(a, b),
+        "taken_id": edge(c, a, edge_id=first.edge_id),
+        "repeat_in_input": edge(b, c),
+    }[case]
     expected = ReferentialIntegrityError if case == "missing" else DuplicateEdgeError
     with pytest.raises(expected) as info:
         await store.bulk_create_edges([good, bad])

@@ -25,8 +25,14 @@ CJK_QUESTION = "记" * 1100
 async def _cli(*args: str, **env: str) -> tuple[int, str, str]:
     """Run ``python -m engrava_graph.cli ARGS`` with ``env`` over the current environment."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "engrava_graph.cli", *args, env={**os.environ, **env},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "engrava_graph.cli",
+        *args,
+        env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(process.communicate(), timeout=300)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
@@ -49,8 +55,11 @@ def _assert_one_line(result: tuple[int, str, str], code: int, *needles: str) -> 
 @pytest.fixture
 def neo4j_env(connection: Any) -> dict[str, str]:
     """The NEO4J_* variables of the test server."""
-    return {"NEO4J_URI": connection.uri, "NEO4J_USER": connection.user,
-            "NEO4J_PASSWORD": connection.password}
+    return {
+        "NEO4J_URI": connection.uri,
+        "NEO4J_USER": connection.user,
+        "NEO4J_PASSWORD": connection.password,
+    }
 
 
 async def test_no_command_shows_a_traceback(make_store, neo4j_env):
@@ -67,8 +76,9 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env):
         "explain-database": _cli("explain", "hello", "-n", ns, **no_database),
         "dream-http": _cli("dream", "-n", ns, "-c", "1", **http_uri),
         "dream-database": _cli("dream", "-n", ns, "-c", "1", **no_database),
-        "dream-settings": _cli("dream", "-n", ns, "-c", "1", "--min-size", "9", "--max-size",
-                               "4", **neo4j_env),
+        "dream-settings": _cli(
+            "dream", "-n", ns, "-c", "1", "--min-size", "9", "--max-size", "4", **neo4j_env
+        ),
         "migrate-dimensions": _cli("migrate", "--dimensions", "0", **neo4j_env),
     }
     results = dict(zip(cases, await asyncio.gather(*cases.values()), strict=True))
@@ -94,14 +104,29 @@ def busy_port() -> Any:
         yield held.getsockname()[1]
 
 
-async def test_serve_refuses_a_missing_model_and_a_busy_port_in_one_paragraph(neo4j_env,
-                                                                             busy_port):
+async def test_serve_refuses_a_missing_model_and_a_busy_port_in_one_paragraph(neo4j_env, busy_port):
     config = neo4j_env
     missing_model, busy = await asyncio.gather(
-        _cli("serve", "--insecure-dev", "--env-file", "/nonexistent/.env", "--port", "1",
-             ENGRAVA_EMBEDDING_MODEL_PATH="/nonexistent/model", **config),
-        _cli("serve", "--insecure-dev", "--env-file", "/nonexistent/.env", "--port",
-             str(busy_port), **config))
+        _cli(
+            "serve",
+            "--insecure-dev",
+            "--env-file",
+            "/nonexistent/.env",
+            "--port",
+            "1",
+            ENGRAVA_EMBEDDING_MODEL_PATH="/nonexistent/model",
+            **config,
+        ),
+        _cli(
+            "serve",
+            "--insecure-dev",
+            "--env-file",
+            "/nonexistent/.env",
+            "--port",
+            str(busy_port),
+            **config,
+        ),
+    )
 
     _assert_one_line(missing_model, 2, "ENGRAVA_EMBEDDING_MODEL_PATH", "/nonexistent/model")
     _assert_one_line(busy, 2, f"127.0.0.1:{busy_port}", "--port")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engrava_graph.client import AsyncClient, Client
+from engrava_graph.conversations import Message
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.model.enums import EdgeType, LifecycleStatus, ThoughtType
@@ -28,7 +29,6 @@ from engrava_graph.model.errors import (
     ValidationFailedError,
 )
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
-from engrava_graph.conversations import Message
 from engrava_graph.model.temporal import ValidTimeFilter
 from engrava_graph.wire import BulkResult, DreamJob, Health, JobStatus, MessagesResult
 from tests.integration.api.conftest import READER, SCOPED, SCOPED_NS
@@ -50,8 +50,9 @@ def kind(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def make_client(kind: str, service: Service,
-                      executor: GraphExecutor) -> AsyncIterator[Callable[..., Awaiting]]:
+async def make_client(
+    kind: str, service: Service, executor: GraphExecutor
+) -> AsyncIterator[Callable[..., Awaiting]]:
     """A factory of adapted clients of the test's kind on fresh namespaces (or on a given
     one); every namespace made is deleted after the test."""
     made: list[Awaiting] = []
@@ -73,15 +74,22 @@ def client(make_client: Callable[..., Awaiting]) -> Awaiting:
 
 
 async def test_thought_calls_round_trip(client: Awaiting) -> None:
-    stored = await client.remember("User prefers email over phone", {"channel": "email"},
-                                   tags=["Contact"])
+    stored = await client.remember(
+        "User prefers email over phone", {"channel": "email"}, tags=["Contact"]
+    )
     assert isinstance(stored, ThoughtRecord) and stored.created_at is not None
-    assert (stored.thought_type, stored.source, stored.tags) == ("OBSERVATION", "client",
-                                                                 ["contact"])
+    assert (stored.thought_type, stored.source, stored.tags) == (
+        "OBSERVATION",
+        "client",
+        ["contact"],
+    )
     assert await client.get_thought(stored.thought_id) == stored
 
-    changed = await client.update_thought(stored.thought_id, essence="User prefers email",
-                                          metadata={"channel": "email", "since": 2024})
+    changed = await client.update_thought(
+        stored.thought_id,
+        essence="User prefers email",
+        metadata={"channel": "email", "since": 2024},
+    )
     assert changed.essence == "User prefers email" and changed.metadata["since"] == 2024
 
     archived = await client.update_thought(stored.thought_id, lifecycle_status="ARCHIVED")
@@ -98,12 +106,18 @@ async def test_thought_calls_round_trip(client: Awaiting) -> None:
 
 
 async def test_create_thought_takes_records_and_mappings(client: Awaiting) -> None:
-    record = ThoughtRecord(thought_id="t-1", thought_type=ThoughtType.NOTE, essence="Standup at 9",
-                           content="Standup is at 9am every weekday", source="calendar")
+    record = ThoughtRecord(
+        thought_id="t-1",
+        thought_type=ThoughtType.NOTE,
+        essence="Standup at 9",
+        content="Standup is at 9am every weekday",
+        source="calendar",
+    )
     first = await client.create_thought(record)
     assert first.thought_id == "t-1" and first.content == record.content
-    again = await client.create_thought({**record.model_dump(), "thought_id": "t-2"},
-                                        deduplicate=True)
+    again = await client.create_thought(
+        {**record.model_dump(), "thought_id": "t-2"}, deduplicate=True
+    )
     assert again.thought_id == "t-1" and again.confirmation_count == 1
     with pytest.raises(DuplicateThoughtError) as caught:
         await client.create_thought(record)
@@ -111,10 +125,19 @@ async def test_create_thought_takes_records_and_mappings(client: Awaiting) -> No
 
 
 async def test_list_thoughts_walks_every_page(client: Awaiting) -> None:
-    result = await client.bulk_store([
-        {"thought_id": f"n-{i}", "thought_type": "NOTE", "essence": f"note {i}",
-         "content": f"note number {i}", "source": "bulk", "metadata": {"even": i % 2 == 0}}
-        for i in range(5)])
+    result = await client.bulk_store(
+        [
+            {
+                "thought_id": f"n-{i}",
+                "thought_type": "NOTE",
+                "essence": f"note {i}",
+                "content": f"note number {i}",
+                "source": "bulk",
+                "metadata": {"even": i % 2 == 0},
+            }
+            for i in range(5)
+        ]
+    )
     assert isinstance(result, BulkResult) and result.stored == 5
     every = await client.collect(client.client.list_thoughts(page_size=2))
     assert [t.thought_id for t in every] == [f"n-{i}" for i in range(5)]
@@ -127,23 +150,31 @@ async def test_list_thoughts_walks_every_page(client: Awaiting) -> None:
 async def test_edge_calls_and_their_errors(client: Awaiting) -> None:
     for thought_id in ("effect", "cause"):
         await client.remember(f"the {thought_id}", thought_id=thought_id)
-    edge = await client.create_edge(from_thought_id="effect", to_thought_id="cause",
-                                    edge_type="CAUSED_BY", confidence=0.9)
+    edge = await client.create_edge(
+        from_thought_id="effect", to_thought_id="cause", edge_type="CAUSED_BY", confidence=0.9
+    )
     assert isinstance(edge, EdgeRecord) and edge.edge_type is EdgeType.CAUSED_BY
     assert await client.get_edge(edge.edge_id) == edge
     assert await client.get_edges("cause", "IN") == [edge]
     assert await client.get_edges("cause", "OUT") == []
 
     with pytest.raises(DuplicateEdgeError) as duplicate:
-        await client.create_edge(EdgeRecord(from_thought_id="effect", to_thought_id="cause",
-                                            edge_type=EdgeType.CAUSED_BY))
+        await client.create_edge(
+            EdgeRecord(
+                from_thought_id="effect", to_thought_id="cause", edge_type=EdgeType.CAUSED_BY
+            )
+        )
     error = duplicate.value
     assert (error.status, error.code) == (409, "duplicate_edge")
     assert (error.from_thought_id, error.to_thought_id, error.edge_type) == (
-        "effect", "cause", "CAUSED_BY")
+        "effect",
+        "cause",
+        "CAUSED_BY",
+    )
     with pytest.raises(ReferentialIntegrityError):
-        await client.create_edge(from_thought_id="effect", to_thought_id="nowhere",
-                                 edge_type="LEADS_TO")
+        await client.create_edge(
+            from_thought_id="effect", to_thought_id="nowhere", edge_type="LEADS_TO"
+        )
 
     await client.delete_edge(edge.edge_id)
     with pytest.raises(EdgeNotFoundError) as missing:
@@ -173,7 +204,8 @@ async def test_keys_are_checked(make_client: Callable[..., Awaiting]) -> None:
     await owner.remember("a private memory")
     with pytest.raises(AuthenticationError) as unknown:
         await make_client(owner.client.namespace, api_key="not-a-configured-key").retrieve(
-            query="memory")
+            query="memory"
+        )
     assert (unknown.value.status, unknown.value.code) == (401, "unauthenticated")
     with pytest.raises(PermissionDeniedError) as read_only:
         await make_client(owner.client.namespace, api_key=READER).remember("a write")
@@ -187,33 +219,41 @@ async def test_keys_are_checked(make_client: Callable[..., Awaiting]) -> None:
 
 async def test_conversation_messages(make_client: Callable[..., Awaiting]) -> None:
     client = make_client()
-    messages = [{"speaker": "Caroline", "content": "I adopted a puppy.", "message_id": "m1",
-                 "timestamp": "2023-05-08T13:56:00Z"},
-                Message(role="assistant", content="What is its name?", message_id="m2")]
+    messages = [
+        {
+            "speaker": "Caroline",
+            "content": "I adopted a puppy.",
+            "message_id": "m1",
+            "timestamp": "2023-05-08T13:56:00Z",
+        },
+        Message(role="assistant", content="What is its name?", message_id="m2"),
+    ]
     stored = await client.add_messages("chat-1", messages, source="chat")
     assert isinstance(stored, MessagesResult) and stored.created == 2
     assert [(m.position, m.speaker, m.created) for m in stored.messages] == [
-        (0, "Caroline", True), (1, "assistant", True)]
+        (0, "Caroline", True),
+        (1, "assistant", True),
+    ]
     thought = await client.get_thought(stored.messages[0].thought_id)
     assert (thought.content, thought.source) == ("Caroline: I adopted a puppy.", "chat")
     again = await client.add_messages("chat-1", messages, source="chat")
     assert again.created == 0 and again.messages == [
-        m.model_copy(update={"created": False}) for m in stored.messages]
+        m.model_copy(update={"created": False}) for m in stored.messages
+    ]
     with pytest.raises(MessageConflictError) as conflict:
-        await client.add_messages("chat-1", [{"speaker": "Caroline", "content": "Other.",
-                                              "message_id": "m1"}])
+        await client.add_messages(
+            "chat-1", [{"speaker": "Caroline", "content": "Other.", "message_id": "m1"}]
+        )
     assert (conflict.value.status, conflict.value.code) == (409, "message_conflict")
     assert conflict.value.conversation_id == "chat-1"
     with pytest.raises(ValidationFailedError) as bad:  # checked before sending
         await client.add_messages("chat-1", [{"content": "no speaker"}])
     assert bad.value.errors[0]["loc"][:2] == ("messages", 0)
     with pytest.raises(PermissionDeniedError) as read_only:
-        await make_client(client.client.namespace, api_key=READER).add_messages(
-            "chat-1", messages)
+        await make_client(client.client.namespace, api_key=READER).add_messages("chat-1", messages)
     assert read_only.value.code == "read_only_key"
     with pytest.raises(PermissionDeniedError) as elsewhere:
-        await make_client(client.client.namespace, api_key=SCOPED).add_messages(
-            "chat-1", messages)
+        await make_client(client.client.namespace, api_key=SCOPED).add_messages("chat-1", messages)
     assert elsewhere.value.code == "namespace_forbidden"
 
 
@@ -244,18 +284,29 @@ async def test_health_and_context_managers(service: Service, kind: str) -> None:
 
 
 async def test_list_thoughts_filters_by_valid_time(client: Awaiting) -> None:
-    for thought_id, start, end in (("q1", "2024-01-01", "2024-04-01"),
-                                   ("q2", "2024-04-01", "2024-07-01")):
-        await client.create_thought({"thought_id": thought_id, "thought_type": "NOTE",
-                                     "essence": f"quarter {thought_id}", "content": "a quarter",
-                                     "source": "calendar", "valid_from": start,
-                                     "valid_until": end})
+    for thought_id, start, end in (
+        ("q1", "2024-01-01", "2024-04-01"),
+        ("q2", "2024-04-01", "2024-07-01"),
+    ):
+        await client.create_thought(
+            {
+                "thought_id": thought_id,
+                "thought_type": "NOTE",
+                "essence": f"quarter {thought_id}",
+                "content": "a quarter",
+                "source": "calendar",
+                "valid_from": start,
+                "valid_until": end,
+            }
+        )
     listed = client.client.list_thoughts
     at = await client.collect(listed(valid_time=ValidTimeFilter.at("2024-05-15T00:00:00Z")))
-    within = await client.collect(listed(valid_time=ValidTimeFilter.within("2024-03-01",
-                                                                           "2024-05-01")))
-    between = await client.collect(listed(valid_time=ValidTimeFilter.between("2024-01-01",
-                                                                             "2024-04-01")))
+    within = await client.collect(
+        listed(valid_time=ValidTimeFilter.within("2024-03-01", "2024-05-01"))
+    )
+    between = await client.collect(
+        listed(valid_time=ValidTimeFilter.between("2024-01-01", "2024-04-01"))
+    )
     assert [t.thought_id for t in at] == ["q2"]
     assert [t.thought_id for t in within] == ["q1", "q2"]
     assert [t.thought_id for t in between] == ["q1"]

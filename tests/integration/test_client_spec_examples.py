@@ -48,13 +48,22 @@ DEPLOY_MEMORIES = {
     # essence: (content, priority, belief, accesses) — reinforced, important memories
     "The deployment window is Tuesday 2-4pm UTC": (
         "The deploy schedule: deploys go out in the deployment window, Tuesday 2-4pm UTC.",
-        "P1", 0.95, 12),
+        "P1",
+        0.95,
+        12,
+    ),
     "Deploy freeze starts Friday for release cut": (
         "The deploy schedule has a deploy freeze from Friday for the release cut.",
-        "P1", 0.9, 6),
+        "P1",
+        0.9,
+        6,
+    ),
     "Last deploy was delayed due to staging issues": (
         "The last deploy was delayed off its deploy schedule due to staging issues.",
-        "P2", 0.8, 3),
+        "P2",
+        0.8,
+        3,
+    ),
 }
 CAUSAL_CHAIN = {  # thought_id: essence
     "outage": "API outage on Tuesday afternoon",
@@ -62,9 +71,11 @@ CAUSAL_CHAIN = {  # thought_id: essence
     "missing-env": "Missing env variable",
     "config-pr": "Config PR merged at 2:45pm",
 }
-CAUSAL_EDGES = [("outage", "deploy-failed", "CAUSED_BY"),
-                ("deploy-failed", "missing-env", "CAUSED_BY"),
-                ("config-pr", "deploy-failed", "LEADS_TO")]
+CAUSAL_EDGES = [
+    ("outage", "deploy-failed", "CAUSED_BY"),
+    ("deploy-failed", "missing-env", "CAUSED_BY"),
+    ("config-pr", "deploy-failed", "LEADS_TO"),
+]
 
 
 def spec_examples(text: str) -> list[str]:
@@ -112,9 +123,16 @@ async def namespace(service: Service, executor: GraphExecutor) -> AsyncIterator[
     now = datetime.now(UTC)
     with Client(service.base_url, service.api_key, namespace=name) as client:
         for essence, (content, priority, belief, accesses) in DEPLOY_MEMORIES.items():
-            client.remember(essence, {"topic": "deploy"}, content=content, priority=priority,
-                            confidence=belief, tags=["deploy", "schedule"],
-                            access_count=accesses, last_accessed_at=now)
+            client.remember(
+                essence,
+                {"topic": "deploy"},
+                content=content,
+                priority=priority,
+                confidence=belief,
+                tags=["deploy", "schedule"],
+                access_count=accesses,
+                last_accessed_at=now,
+            )
         for thought_id, essence in CAUSAL_CHAIN.items():
             client.remember(essence, {"topic": "incident"}, thought_id=thought_id)
         for source, target, edge_type in CAUSAL_EDGES:
@@ -125,8 +143,9 @@ async def namespace(service: Service, executor: GraphExecutor) -> AsyncIterator[
 
 
 @pytest.fixture(params=KINDS)
-async def client(request: pytest.FixtureRequest, service: Service,
-                 namespace: str) -> AsyncIterator[Client | AsyncClient]:
+async def client(
+    request: pytest.FixtureRequest, service: Service, namespace: str
+) -> AsyncIterator[Client | AsyncClient]:
     made = service.client(request.param, namespace)
     yield made
     if isinstance(made, AsyncClient):
@@ -141,8 +160,11 @@ class _AwaitClientCalls(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
-        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id == "client"):
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "client"
+        ):
             return ast.Await(value=node)
         return node
 
@@ -168,8 +190,13 @@ def check_memory(memory: Any, attributes: list[str]) -> None:
     """Each named attribute of a result exists with the type the spec implies."""
     assert isinstance(memory, RetrievedMemory)
     expected: dict[str, Any] = {
-        "text": str, "pattern_id": str, "confidence": float, "pathway": Pathway,
-        "metadata": dict, "created_at": datetime, "last_accessed_at": (datetime, type(None)),
+        "text": str,
+        "pattern_id": str,
+        "confidence": float,
+        "pathway": Pathway,
+        "metadata": dict,
+        "created_at": datetime,
+        "last_accessed_at": (datetime, type(None)),
         "causal_links": list,
     }
     for name in attributes:
@@ -190,7 +217,8 @@ def test_the_spec_has_these_four_examples(examples: list[str]) -> None:
 
 
 async def test_routing_example_prints_the_pathway_scores_dict(
-        examples: list[str], client: Client | AsyncClient) -> None:
+    examples: list[str], client: Client | AsyncClient
+) -> None:
     source = example(examples, 'explanation = client.explain(query="What caused the outage?")')
     scope, printed = await run_example(source, client)
     explanation = scope["explanation"]
@@ -204,9 +232,11 @@ async def test_routing_example_prints_the_pathway_scores_dict(
 
 
 async def test_confidence_example_prints_results_above_the_threshold(
-        examples: list[str], client: Client | AsyncClient) -> None:
-    source = example(examples,
-                     'results = client.retrieve(query="deploy schedule", min_confidence=0.7)')
+    examples: list[str], client: Client | AsyncClient
+) -> None:
+    source = example(
+        examples, 'results = client.retrieve(query="deploy schedule", min_confidence=0.7)'
+    )
     scope, printed = await run_example(source, client)
     results = scope["results"]
     assert isinstance(results, RetrievalResponse)
@@ -223,15 +253,28 @@ async def test_confidence_example_prints_results_above_the_threshold(
 
 
 async def test_response_example_gives_every_listed_field(
-        examples: list[str], client: Client | AsyncClient) -> None:
+    examples: list[str], client: Client | AsyncClient
+) -> None:
     source = example(examples, 'results = client.retrieve(query="...", top_k=5)')
     scope, printed = await run_example(source, client)
     assert printed == ""
     assert isinstance(scope["results"], RetrievalResponse) and len(scope["results"]) <= 5
-    listed = [name.strip() for line in source.splitlines() if line.startswith("# - ")
-              for name in line[4:].split("(")[0].split(",")]
-    assert listed == ["text", "pattern_id", "confidence", "pathway", "metadata", "created_at",
-                      "last_accessed_at", "causal_links"]
+    listed = [
+        name.strip()
+        for line in source.splitlines()
+        if line.startswith("# - ")
+        for name in line[4:].split("(")[0].split(",")
+    ]
+    assert listed == [
+        "text",
+        "pattern_id",
+        "confidence",
+        "pathway",
+        "metadata",
+        "created_at",
+        "last_accessed_at",
+        "causal_links",
+    ]
     # "..." has no words to match; the same fields on a query whose chain is traversed:
     scope, _ = await run_example(source.replace('"..."', '"What caused the outage?"'), client)
     results = scope["results"]
@@ -242,21 +285,31 @@ async def test_response_example_gives_every_listed_field(
 
 
 async def test_explain_walkthrough_prints_every_phase_timing(
-        examples: list[str], client: Client | AsyncClient) -> None:
+    examples: list[str], client: Client | AsyncClient
+) -> None:
     source = example(
-        examples, 'explanation = client.explain(query="What caused the outage?", level="debug")')
+        examples, 'explanation = client.explain(query="What caused the outage?", level="debug")'
+    )
     scope, printed = await run_example(source, client)
     explanation = scope["explanation"]
     assert isinstance(explanation, Explanation) and explanation.level == "debug"
     assert explanation.candidates is not None
     shown = dict(line.split(": ", 1) for line in printed.splitlines())
-    assert list(shown) == ["Intent", "Pathway", "Candidates activated", "After spreading",
-                           "After filtering", "Phase timings"]
+    assert list(shown) == [
+        "Intent",
+        "Pathway",
+        "Candidates activated",
+        "After spreading",
+        "After filtering",
+        "Phase timings",
+    ]
     assert shown["Intent"] == Intent.CAUSAL == explanation.intent
     assert shown["Pathway"] in set(Pathway) and shown["Pathway"] == explanation.pathway_selected
-    for label, value in [("Candidates activated", explanation.candidates_activated),
-                         ("After spreading", explanation.candidates_after_spread),
-                         ("After filtering", explanation.candidates_final)]:
+    for label, value in [
+        ("Candidates activated", explanation.candidates_activated),
+        ("After spreading", explanation.candidates_after_spread),
+        ("After filtering", explanation.candidates_final),
+    ]:
         assert isinstance(value, int) and shown[label] == str(value) and value >= 0
     timings = ast.literal_eval(shown["Phase timings"])
     assert tuple(timings) == PHASES

@@ -18,18 +18,29 @@ WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
 async def _messages(store, conversation_id: str) -> list[dict]:
-    return await store.executor.read(MESSAGES, namespace=store.namespace,
-                                     conversation_id=conversation_id)
+    return await store.executor.read(
+        MESSAGES, namespace=store.namespace, conversation_id=conversation_id
+    )
 
 
 async def test_messages_become_observations_linked_to_their_conversation(store):
-    stored = await store.add_messages("session_1", [
-        {"speaker": "Caroline", "content": "I went to the LGBTQ support group yesterday.",
-         "timestamp": WHEN, "metadata": {"turn": "D1:1"}, "message_id": "D1:1"},
-        {"role": "assistant", "content": "That sounds meaningful."},
-    ])
+    stored = await store.add_messages(
+        "session_1",
+        [
+            {
+                "speaker": "Caroline",
+                "content": "I went to the LGBTQ support group yesterday.",
+                "timestamp": WHEN,
+                "metadata": {"turn": "D1:1"},
+                "message_id": "D1:1",
+            },
+            {"role": "assistant", "content": "That sounds meaningful."},
+        ],
+    )
     assert [(s.position, s.speaker, s.created) for s in stored] == [
-        (0, "Caroline", True), (1, "assistant", True)]
+        (0, "Caroline", True),
+        (1, "assistant", True),
+    ]
     first = stored[0].thought
     assert first.thought_type is ThoughtType.OBSERVATION
     assert first.content == "Caroline: I went to the LGBTQ support group yesterday."
@@ -41,7 +52,9 @@ async def test_messages_become_observations_linked_to_their_conversation(store):
     rows = await _messages(store, "session_1")
     note_id = conversation_thought_id(store.namespace, "session_1")
     assert [(r["position"], r["message_id"], r["conversation"]) for r in rows] == [
-        (0, "D1:1", note_id), (1, stored[1].message_id, note_id)]
+        (0, "D1:1", note_id),
+        (1, stored[1].message_id, note_id),
+    ]
     assert rows[1]["role"] == "assistant" and rows[1]["message_id"].startswith("#1-")
     note = await store.get_thought(note_id)
     assert note is not None and note.thought_type is ThoughtType.NOTE
@@ -68,8 +81,13 @@ async def test_same_id_other_content_is_a_conflict_and_writes_nothing(store):
     await store.add_messages("c", [{"speaker": "A", "content": "hello", "message_id": "m1"}])
     count = await store.count_thoughts()
     with pytest.raises(MessageConflictError):
-        await store.add_messages("c", [{"speaker": "A", "content": "new", "message_id": "m2"},
-                                       {"speaker": "A", "content": "edited", "message_id": "m1"}])
+        await store.add_messages(
+            "c",
+            [
+                {"speaker": "A", "content": "new", "message_id": "m2"},
+                {"speaker": "A", "content": "edited", "message_id": "m1"},
+            ],
+        )
     assert await store.count_thoughts() == count
 
 
@@ -91,7 +109,8 @@ async def test_bad_input_and_failed_embedding_write_nothing(make_store):
 
 
 async def test_concurrent_calls_on_one_conversation_get_distinct_positions(store):
-    results = await asyncio.gather(*(
-        store.add_messages("c", [{"speaker": "A", "content": f"text {i}"}]) for i in range(4)))
+    results = await asyncio.gather(
+        *(store.add_messages("c", [{"speaker": "A", "content": f"text {i}"}]) for i in range(4))
+    )
     positions = sorted(r[0].position for r in results)
     assert positions == [0, 1, 2, 3]

@@ -13,15 +13,18 @@ from tests.factories import edge, thought
 
 
 async def test_a_profiled_retrieve_reports_db_hits_per_statement_and_pasteable_params(
-        store, connection, provider, executor):
+    store, connection, provider, executor
+):
     dog = await store.create_thought(thought("Caroline adopted a golden retriever named Max"))
     pie = await store.create_thought(thought("Grandma's apple pie recipe uses cinnamon"))
     await store.create_edge(edge(dog, pie, EdgeType.ASSOCIATED, weight=1.0))
-    profiling = ProfilingExecutor.connect(connection.uri, (connection.user, connection.password),
-                                          connection.database)
+    profiling = ProfilingExecutor.connect(
+        connection.uri, (connection.user, connection.password), connection.database
+    )
     try:
-        profiled = Neo4jEngravaCore(profiling, namespace=store.namespace,
-                                    embedding_provider=provider)
+        profiled = Neo4jEngravaCore(
+            profiling, namespace=store.namespace, embedding_provider=provider
+        )
         result = await profiled.retrieve("Caroline's dog", top_k=5, now=datetime.now(UTC))
     finally:
         await profiling.close()
@@ -30,7 +33,8 @@ async def test_a_profiled_retrieve_reports_db_hits_per_statement_and_pasteable_p
     assert runs and sum(r.db_hits for r in runs) > 0
     assert any(r.rows > 0 for r in runs)
     for run in runs:  # the literal a person pastes evaluates to the parameters that ran
-        rows = await executor.read(CypherStatement("test/params",
-                                                   f"RETURN {cypher_literal(run.params)} AS p"))
+        rows = await executor.read(
+            CypherStatement("test/params", f"RETURN {cypher_literal(run.params)} AS p")
+        )
         again = await executor.read(CypherStatement(run.name, run.text), **rows[0]["p"])
         assert len(again) == run.rows, run.name

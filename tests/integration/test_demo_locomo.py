@@ -31,14 +31,28 @@ pytestmark = pytest.mark.skipif(_DATASET is None, reason="LoCoMo file not found"
 def _truncated(sample: dict) -> dict:
     """``sample`` with only sessions 1..SESSIONS and the QA whose evidence lies in them."""
     keep = {f"session_{n}" for n in range(1, SESSIONS + 1)}
-    conv = {k: v for k, v in sample["conversation"].items()
-            if k.startswith("speaker_") or k in keep or k.removesuffix("_date_time") in keep}
-    qa = [q for q in sample["qa"] if q.get("evidence") and all(
-        int(m.group(1)) <= SESSIONS for e in q["evidence"] for m in re.finditer(r"D(\d+):", e))]
-    observation = {k: v for k, v in sample["observation"].items()
-                   if k.removesuffix("_observation") in keep}
-    return {"sample_id": sample["sample_id"], "conversation": conv, "qa": qa,
-            "observation": observation}
+    conv = {
+        k: v
+        for k, v in sample["conversation"].items()
+        if k.startswith("speaker_") or k in keep or k.removesuffix("_date_time") in keep
+    }
+    qa = [
+        q
+        for q in sample["qa"]
+        if q.get("evidence")
+        and all(
+            int(m.group(1)) <= SESSIONS for e in q["evidence"] for m in re.finditer(r"D(\d+):", e)
+        )
+    ]
+    observation = {
+        k: v for k, v in sample["observation"].items() if k.removesuffix("_observation") in keep
+    }
+    return {
+        "sample_id": sample["sample_id"],
+        "conversation": conv,
+        "qa": qa,
+        "observation": observation,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +83,9 @@ async def _run(store: Neo4jEngravaCore, options: DemoOptions) -> dict:
         return await run_demo(store, options, progress)
 
 
-async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, tiny_dataset,
-                                                                        tmp_path):
+async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(
+    base, tiny_dataset, tmp_path
+):
     store, prefix = base
     options = DemoOptions(dataset=tiny_dataset, namespace_prefix=prefix, peer=peer_available())
     thoughts_in_database = await _thoughts_in_database(store)
@@ -81,8 +96,10 @@ async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, t
     reflections = await conversation.count_thoughts(thought_type="REFLECTION")
     assert await conversation.count_thoughts() == ingest["thoughts"] + reflections
     assert first["dreaming"][conversation.namespace]["reflections_created"] == reflections
-    stored_edges = [len(await conversation.list_edges(edge_type=t, limit=10_000))
-                    for t in (EdgeType.MESSAGE_OF, EdgeType.DERIVED_FROM)]
+    stored_edges = [
+        len(await conversation.list_edges(edge_type=t, limit=10_000))
+        for t in (EdgeType.MESSAGE_OF, EdgeType.DERIVED_FROM)
+    ]
     assert sum(stored_edges) == ingest["edges"] and min(stored_edges) > 0
     assert FINGERPRINT_KEY in await conversation.namespace_annotations()
 
@@ -111,8 +128,9 @@ async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, t
     assert all(first["latency_ms"][s]["n"] == overall["questions"] for s in systems)
 
     for statement in BROWSER_QUERIES["observations"].values():  # what the demo prints
-        rows = await conversation.executor.read(statement, namespace=conversation.namespace,
-                                                session=SESSION_EXAMPLES["observations"])
+        rows = await conversation.executor.read(
+            statement, namespace=conversation.namespace, session=SESSION_EXAMPLES["observations"]
+        )
         assert rows or "reflections" in statement.name
 
     files = write_report(tmp_path / "report", first)
@@ -124,15 +142,15 @@ async def test_demo_ingests_once_scores_reproducibly_and_writes_a_report(base, t
 
 async def test_a_changed_entry_replaces_the_stored_copy(base, tiny_dataset, tmp_path):
     store, prefix = base
-    options = DemoOptions(dataset=tiny_dataset, namespace_prefix=prefix, peer=False,
-                          dream=False)
+    options = DemoOptions(dataset=tiny_dataset, namespace_prefix=prefix, peer=False, dream=False)
     await _run(store, options)
     data = json.loads(tiny_dataset.read_text())
     data[0]["conversation"]["session_2"] = data[0]["conversation"]["session_2"][:3]
     changed = tmp_path / "changed.json"
     changed.write_text(json.dumps(data))
-    result = await _run(store, DemoOptions(dataset=changed, namespace_prefix=prefix,
-                                           peer=False, dream=False))
+    result = await _run(
+        store, DemoOptions(dataset=changed, namespace_prefix=prefix, peer=False, dream=False)
+    )
     assert result["ingest"][0]["status"] == IngestStatus.REPLACED
     conversation = store.for_namespace(f"{prefix}conv-26")
     assert await conversation.count_thoughts() == result["ingest"][0]["thoughts"]
@@ -153,11 +171,13 @@ async def test_turns_mode_stores_each_turn_once_as_a_conversation_message(base, 
     assert await namespace.count_thoughts(thought_type="OBSERVATION") == len(turns)
     evidence = await evidence_map(namespace, conversation)
     assert sorted(d for ev in evidence.turns.values() for d in ev) == sorted(
-        m.message_id for m in turns)
+        m.message_id for m in turns
+    )
     assert {s for ss in evidence.sessions.values() for s in ss} == {"S1", "S2"}
     [browse, *_] = BROWSER_QUERIES["turns"].values()  # the session query the demo prints
-    rows = await namespace.executor.read(browse, namespace=namespace.namespace,
-                                         session=SESSION_EXAMPLES["turns"])
+    rows = await namespace.executor.read(
+        browse, namespace=namespace.namespace, session=SESSION_EXAMPLES["turns"]
+    )
     first_session = conversation.sessions_messages[0].messages
     assert [r["t"]["position"] for r in rows] == list(range(len(first_session)))
     again = await ingest_conversation(namespace, conversation, mode=IngestMode.TURNS)

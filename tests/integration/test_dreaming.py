@@ -26,17 +26,23 @@ from engrava_graph.model import (
 from tests.factories import thought
 
 TOPICS = {
-    "dogs": ["Caroline adopted a golden retriever puppy named Max",
-             "Caroline's golden retriever puppy Max loves playing fetch in the park",
-             "Caroline walks her golden retriever puppy Max every morning",
-             "Max, Caroline's retriever puppy, chewed her new shoes"],
-    "budget": ["The quarterly budget review is scheduled for Friday",
-               "The quarterly budget review moved to Friday afternoon",
-               "Finance wants the quarterly budget numbers before the Friday review",
-               "The quarterly budget review on Friday needs the sales forecast"],
-    "paint": ["Melanie painted a sunrise over the lake last summer",
-              "Melanie's painting of the lake sunrise won a local art prize",
-              "Melanie likes painting lakes at sunrise"],
+    "dogs": [
+        "Caroline adopted a golden retriever puppy named Max",
+        "Caroline's golden retriever puppy Max loves playing fetch in the park",
+        "Caroline walks her golden retriever puppy Max every morning",
+        "Max, Caroline's retriever puppy, chewed her new shoes",
+    ],
+    "budget": [
+        "The quarterly budget review is scheduled for Friday",
+        "The quarterly budget review moved to Friday afternoon",
+        "Finance wants the quarterly budget numbers before the Friday review",
+        "The quarterly budget review on Friday needs the sales forecast",
+    ],
+    "paint": [
+        "Melanie painted a sunrise over the lake last summer",
+        "Melanie's painting of the lake sunrise won a local art prize",
+        "Melanie likes painting lakes at sunrise",
+    ],
 }
 #: MiniLM puts each topic's sentences at cosine 0.65-0.88 and topics apart below 0.25.
 CONFIG = DreamingConfig(similarity_threshold=0.6)
@@ -45,10 +51,19 @@ CONFIG = DreamingConfig(similarity_threshold=0.6)
 @pytest.fixture
 async def memory(store):
     """The three topics as OBSERVATIONs written at cycle 1, plus a NOTE about the dog."""
-    records = [thought(text, created_cycle=1, updated_cycle=1)
-               for texts in TOPICS.values() for text in texts]
-    records.append(thought("Caroline's golden retriever puppy Max is a good dog",
-                           thought_type=ThoughtType.NOTE, created_cycle=1, updated_cycle=1))
+    records = [
+        thought(text, created_cycle=1, updated_cycle=1)
+        for texts in TOPICS.values()
+        for text in texts
+    ]
+    records.append(
+        thought(
+            "Caroline's golden retriever puppy Max is a good dog",
+            thought_type=ThoughtType.NOTE,
+            created_cycle=1,
+            updated_cycle=1,
+        )
+    )
     stored = await store.bulk_store(records)
     ids = [t.thought_id for t in stored]
     return {"dogs": ids[0:4], "budget": ids[4:8], "paint": ids[8:11], "note": ids[11]}
@@ -59,8 +74,10 @@ async def _reflections(store, **filters):
 
 
 async def _edge_counts(store):
-    return {t: len(await store.list_edges(edge_type=t)) for t in
-            (EdgeType.CONSOLIDATED_FROM, EdgeType.ASSOCIATED)}
+    return {
+        t: len(await store.list_edges(edge_type=t))
+        for t in (EdgeType.CONSOLIDATED_FROM, EdgeType.ASSOCIATED)
+    }
 
 
 async def test_consolidate_without_a_cycle_raises_value_error(store, memory):
@@ -73,8 +90,9 @@ async def test_consolidate_without_a_cycle_raises_value_error(store, memory):
 async def test_age_type_schedule_and_confirmation_gates(store, memory):
     young = await store.consolidate(1, config=CONFIG)  # written at cycle 1: age 0 < 1
     assert young.due and young.candidates_evaluated == 0 and young.reflections_created == 0
-    unconfirmed = CONFIG.model_copy(update={"gates": DreamingGates(
-        allow_zero_confirmation=False, min_confirmations=1)})
+    unconfirmed = CONFIG.model_copy(
+        update={"gates": DreamingGates(allow_zero_confirmation=False, min_confirmations=1)}
+    )
     assert (await store.consolidate(2, config=unconfirmed)).candidates_evaluated == 0
     sparse = CONFIG.model_copy(update={"schedule_every_n_cycles": 3})
     assert not (await store.consolidate(2, config=sparse)).due
@@ -103,10 +121,18 @@ async def test_a_cluster_becomes_one_reflection_with_edges_and_centroid(store, m
 
     out = await store.get_edges(reflection.thought_id, direction=EdgeDirection.OUT)
     assert {e.to_thought_id for e in out} == dogs
-    assert all(e.edge_type is EdgeType.CONSOLIDATED_FROM and e.source is KnowledgeSource.DREAMING
-               and e.created_cycle == 2 for e in out)
-    associated = [e for m in dogs for e in await store.get_edges(m, direction=EdgeDirection.OUT)
-                  if e.edge_type is EdgeType.ASSOCIATED]
+    assert all(
+        e.edge_type is EdgeType.CONSOLIDATED_FROM
+        and e.source is KnowledgeSource.DREAMING
+        and e.created_cycle == 2
+        for e in out
+    )
+    associated = [
+        e
+        for m in dogs
+        for e in await store.get_edges(m, direction=EdgeDirection.OUT)
+        if e.edge_type is EdgeType.ASSOCIATED
+    ]
     assert len(associated) >= len(dogs) - 1  # the members are linked to each other
     assert {e.from_thought_id for e in associated} | {e.to_thought_id for e in associated} == dogs
 
@@ -123,14 +149,16 @@ async def test_a_cluster_becomes_one_reflection_with_edges_and_centroid(store, m
 
 
 async def test_every_neighbour_strategy_finds_the_same_clusters(store, memory):
-    exact = await store.consolidate(2, config=CONFIG.model_copy(
-        update={"neighbour_strategy": "exact"}))
+    exact = await store.consolidate(
+        2, config=CONFIG.model_copy(update={"neighbour_strategy": "exact"})
+    )
     clusters = {frozenset(r.consolidated_from) for r in await _reflections(store)}
     for strategy, cycle in (("index", 3), ("stream", 4), ("ivf", 5)):
         for reflection in await _reflections(store):
             await store.delete_thought(reflection.thought_id)
-        other = await store.consolidate(cycle, config=CONFIG.model_copy(
-            update={"neighbour_strategy": strategy, "page_size": 2}))
+        other = await store.consolidate(
+            cycle, config=CONFIG.model_copy(update={"neighbour_strategy": strategy, "page_size": 2})
+        )
         assert other.strategy == strategy and other.reflections_created == 3
         assert {frozenset(r.consolidated_from) for r in await _reflections(store)} == clusters
     assert exact.strategy == "exact"
@@ -156,8 +184,11 @@ async def test_a_pass_over_unchanged_data_skips_the_search_and_any_change_runs_i
     edges = await _edge_counts(store)
     again = await store.consolidate(3, config=CONFIG)  # a later cycle, nothing new
     assert again.unchanged_since == first.run_id and again.strategy == ""
-    assert (again.reflections_created, again.reflections_existing,
-            again.clusters_found) == (0, 3, 3)
+    assert (again.reflections_created, again.reflections_existing, again.clusters_found) == (
+        0,
+        3,
+        3,
+    )
     assert {r.thought_id for r in await _reflections(store)} == reflections
     assert await _edge_counts(store) == edges
     runs = {r["run_id"]: r for r in await dream_runs(store.executor, store.namespace)}
@@ -165,22 +196,31 @@ async def test_a_pass_over_unchanged_data_skips_the_search_and_any_change_runs_i
     assert runs[again.run_id]["fingerprint"] == runs[first.run_id]["fingerprint"]
 
     # a deleted reflection: the pass runs and writes it again
-    [paint] = [r for r in await _reflections(store)
-               if set(r.consolidated_from) == set(memory["paint"])]
+    [paint] = [
+        r for r in await _reflections(store) if set(r.consolidated_from) == set(memory["paint"])
+    ]
     await store.delete_thought(paint.thought_id)
     redo = await store.consolidate(4, config=CONFIG)
     assert redo.unchanged_since is None and redo.reflections_created == 1
     assert (await store.consolidate(5, config=CONFIG)).unchanged_since == redo.run_id
 
     # a member written again (its text changed): the pass runs; its cluster is unchanged
-    await store.update_thought(memory["budget"][0],
-                               content="The quarterly budget review is scheduled for Friday 10am")
+    await store.update_thought(
+        memory["budget"][0], content="The quarterly budget review is scheduled for Friday 10am"
+    )
     changed = await store.consolidate(6, config=CONFIG)
     assert changed.unchanged_since is None and changed.reflections_existing == 3
 
     # a new thought joins a cluster: the pass runs and the grown cluster gets its reflection
-    await store.bulk_store([thought("Caroline taught her golden retriever puppy Max to sit",
-                                    created_cycle=6, updated_cycle=6)])
+    await store.bulk_store(
+        [
+            thought(
+                "Caroline taught her golden retriever puppy Max to sit",
+                created_cycle=6,
+                updated_cycle=6,
+            )
+        ]
+    )
     grown = await store.consolidate(7, config=CONFIG)
     assert grown.unchanged_since is None
     assert (grown.reflections_created, grown.reflections_superseded) == (1, 1)
@@ -188,8 +228,9 @@ async def test_a_pass_over_unchanged_data_skips_the_search_and_any_change_runs_i
 
 async def test_regrouping_consolidated_members_adds_no_reflection(store, memory):
     await store.consolidate(2, config=CONFIG)
-    tighter = CONFIG.model_copy(update={"similarity_threshold": 0.75, "gates": DreamingGates(
-        min_cluster_size=2)})
+    tighter = CONFIG.model_copy(
+        update={"similarity_threshold": 0.75, "gates": DreamingGates(min_cluster_size=2)}
+    )
     result = await store.consolidate(2, config=tighter)  # other, smaller groups of the members
     assert result.clusters_covered >= 1
     assert result.clusters_covered + result.reflections_existing == result.clusters_found
@@ -218,9 +259,14 @@ _KILLED_PASS = textwrap.dedent("""
 
 
 async def _kill_after_first_cluster(namespace):
-    proc = subprocess.run([sys.executable, "-c", _KILLED_PASS, namespace],
-                          env={**os.environ, "PYTHONPATH": os.getcwd()}, capture_output=True,
-                          text=True, timeout=300, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLED_PASS, namespace],
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert proc.returncode == -9, proc.stderr[-2000:]
 
 
@@ -232,8 +278,9 @@ async def test_a_pass_killed_half_way_is_completed_by_the_next(store, memory):
     [run] = await dream_runs(store.executor, store.namespace)
     assert run["status"] == "running"
 
-    result = await store.consolidate(2, config=CONFIG.model_copy(
-        update={"write_batch_clusters": 1}))
+    result = await store.consolidate(
+        2, config=CONFIG.model_copy(update={"write_batch_clusters": 1})
+    )
     assert result.resumed and result.run_id == run["run_id"]
     assert (result.reflections_created, result.reflections_existing) == (2, 1)
     reflections = await _reflections(store)
@@ -261,8 +308,9 @@ async def test_a_pass_with_other_parameters_marks_a_killed_run_interrupted(store
 async def test_a_failed_pass_is_recorded_and_resumed(store, memory):
     first = await store.consolidate(2, config=CONFIG)
     # a new, unrelated observation: the next pass's fingerprint differs, so it searches again
-    await store.bulk_store([thought("The office coffee machine is broken again",
-                                    created_cycle=2, updated_cycle=2)])
+    await store.bulk_store(
+        [thought("The office coffee machine is broken again", created_cycle=2, updated_cycle=2)]
+    )
 
     def boom(phase, done, total):
         raise RuntimeError("crash")
@@ -277,8 +325,9 @@ async def test_a_failed_pass_is_recorded_and_resumed(store, memory):
 
 async def test_retired_reflection_is_hidden_even_with_include_archived(store, memory):
     await store.consolidate(2, config=CONFIG)
-    [paint] = [r for r in await _reflections(store)
-               if set(r.consolidated_from) == set(memory["paint"])]
+    [paint] = [
+        r for r in await _reflections(store) if set(r.consolidated_from) == set(memory["paint"])
+    ]
     hits = [i for i, _ in (await store.recall("Melanie painting a lake sunrise")).results]
     assert paint.thought_id in hits
     for member in memory["paint"]:
@@ -291,7 +340,8 @@ async def test_retired_reflection_is_hidden_even_with_include_archived(store, me
         hits = await store.recall("Melanie painting a lake sunrise", **kwargs)
         assert paint.thought_id not in [i for i, _ in hits.results]
     assert paint.thought_id not in [
-        i for i, _ in (await store.search_reflections_only("painting at sunrise")).results]
+        i for i, _ in (await store.search_reflections_only("painting at sunrise")).results
+    ]
     found = await store.retrieve("Melanie painting a lake sunrise", include_archived=True)
     assert paint.thought_id not in [m.thought_id for m in found.results]
 
@@ -301,7 +351,8 @@ async def test_retired_reflection_is_hidden_even_with_include_archived(store, me
     hits = await store.recall("Melanie painting a lake sunrise", include_archived=True)
     assert paint.thought_id in [i for i, _ in hits.results]
     assert paint.thought_id not in [
-        i for i, _ in (await store.recall("Melanie painting a lake sunrise")).results]
+        i for i, _ in (await store.recall("Melanie painting a lake sunrise")).results
+    ]
 
 
 async def test_a_grown_cluster_supersedes_its_old_reflection(store):
@@ -316,31 +367,43 @@ async def test_a_grown_cluster_supersedes_its_old_reflection(store):
     assert set(new.consolidated_from) == set(old.consolidated_from) | {late.thought_id}
     archived = await store.get_thought(old.thought_id)
     assert archived.lifecycle_status is LifecycleStatus.ARCHIVED
-    [link] = [e for e in await store.get_edges(new.thought_id, direction=EdgeDirection.OUT)
-              if e.edge_type is EdgeType.DERIVED_FROM]
+    [link] = [
+        e
+        for e in await store.get_edges(new.thought_id, direction=EdgeDirection.OUT)
+        if e.edge_type is EdgeType.DERIVED_FROM
+    ]
     assert link.to_thought_id == old.thought_id and link.source is KnowledgeSource.DREAMING
     query = "Caroline's golden retriever puppy Max"
     for kwargs in ({}, {"include_archived": True}):  # out of every ranked path
-        assert [i for i, _ in (await store.recall(query, **kwargs)).results
-                if i in (old.thought_id, new.thought_id)] == [new.thought_id]
-    assert old.thought_id not in [i for i, _ in
-                                  (await store.search_reflections_only(query)).results]
+        assert [
+            i
+            for i, _ in (await store.recall(query, **kwargs)).results
+            if i in (old.thought_id, new.thought_id)
+        ] == [new.thought_id]
+    assert old.thought_id not in [
+        i for i, _ in (await store.search_reflections_only(query)).results
+    ]
     assert old.thought_id not in [m.thought_id for m in (await store.retrieve(query)).results]
 
     for cycle in (3, 4):  # idempotent: the same pass again and a later one change nothing
         again = await store.consolidate(cycle, config=CONFIG)
-        assert (again.reflections_created, again.reflections_superseded,
-                again.reflections_unretired) == (0, 0, 0)
+        assert (
+            again.reflections_created,
+            again.reflections_superseded,
+            again.reflections_unretired,
+        ) == (0, 0, 0)
     assert (await store.get_thought(old.thought_id)).lifecycle_status is LifecycleStatus.ARCHIVED
     assert len(await _reflections(store)) == 2
-    assert old.thought_id not in [i for i, _ in
-                                  (await store.recall(query, include_archived=True)).results]
+    assert old.thought_id not in [
+        i for i, _ in (await store.recall(query, include_archived=True)).results
+    ]
 
 
 async def test_restore_thought_brings_a_retired_reflection_back(store, memory):
     await store.consolidate(2, config=CONFIG)
-    [budget] = [r for r in await _reflections(store)
-                if set(r.consolidated_from) == set(memory["budget"])]
+    [budget] = [
+        r for r in await _reflections(store) if set(r.consolidated_from) == set(memory["budget"])
+    ]
     for member in memory["budget"]:
         await store.delete_thought(member)  # hard-deleted sources: no edges left
     assert (await store.consolidate(3, config=CONFIG)).orphans_retired == 1
@@ -352,8 +415,9 @@ async def test_restore_thought_brings_a_retired_reflection_back(store, memory):
 
 async def test_pinned_reflection_is_never_retired(store, memory):
     await store.consolidate(2, config=CONFIG)
-    [dogs] = [r for r in await _reflections(store)
-              if set(r.consolidated_from) == set(memory["dogs"])]
+    [dogs] = [
+        r for r in await _reflections(store) if set(r.consolidated_from) == set(memory["dogs"])
+    ]
     await store.update_thought(dogs.thought_id, pinned=True)
     for member in memory["dogs"]:
         await store.update_thought(member, lifecycle_status=LifecycleStatus.ARCHIVED)
@@ -362,8 +426,9 @@ async def test_pinned_reflection_is_never_retired(store, memory):
 
 async def test_reflections_are_retrievable_by_every_search_path(store, memory):
     await store.consolidate(2, config=CONFIG)
-    [budget] = [r for r in await _reflections(store)
-                if set(r.consolidated_from) == set(memory["budget"])]
+    [budget] = [
+        r for r in await _reflections(store) if set(r.consolidated_from) == set(memory["budget"])
+    ]
     query = "when is the quarterly budget review"
     assert budget.thought_id in [i for i, _ in (await store.search_hybrid(query)).results]
     assert budget.thought_id in [i for i, _ in (await store.recall(query)).results]
@@ -378,15 +443,18 @@ async def test_reflections_are_retrievable_by_every_search_path(store, memory):
 async def test_access_buffer_is_flushed_first_and_the_pass_reads_count_nothing(make_store):
     tracked = make_store(access_tracking_enabled=True)
     await tracked.ensure_namespace()
-    stored = await tracked.bulk_store([thought(t, created_cycle=1, updated_cycle=1)
-                                       for t in TOPICS["dogs"]])
+    stored = await tracked.bulk_store(
+        [thought(t, created_cycle=1, updated_cycle=1) for t in TOPICS["dogs"]]
+    )
     await tracked.get_thought(stored[0].thought_id)  # one buffered access
     result = await tracked.consolidate(2, config=CONFIG)
     assert result.reflections_created == 1
     assert "frequency" in result.active_signal_weights
     assert result.active_signal_weights["frequency"] > 0  # the flushed access was seen
-    counts = {t.thought_id: t.access_count
-              for t in await tracked.list_thoughts(thought_type="OBSERVATION")}
+    counts = {
+        t.thought_id: t.access_count
+        for t in await tracked.list_thoughts(thought_type="OBSERVATION")
+    }
     assert counts[stored[0].thought_id] == 1 and sum(counts.values()) == 1
 
 
@@ -394,8 +462,12 @@ def _dream_command(*args: str) -> subprocess.CompletedProcess[str]:
     """``engrava-graph dream ARGS`` in a child process (no terminal: plain progress lines)."""
     return subprocess.run(
         [sys.executable, "-c", "from engrava_graph.cli import app; app()", "dream", *args],
-        env={**os.environ, "PYTHONPATH": os.getcwd()}, capture_output=True, text=True,
-        timeout=300, check=False)
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 async def test_dream_command_reports_progress_and_a_summary(store, memory):
@@ -411,8 +483,9 @@ async def test_dream_command_fails_clearly_without_neo4j():
     proc = _dream_command("-n", "nowhere", "-c", "1", "--uri", "bolt://127.0.0.1:1")
     assert proc.returncode == 1
     assert "Neo4j is not reachable" in proc.stderr
-    bad = _dream_command("-n", "x", "-c", "1", "--min-size", "9", "--max-size", "4",
-                         "--uri", "bolt://127.0.0.1:1")
+    bad = _dream_command(
+        "-n", "x", "-c", "1", "--min-size", "9", "--max-size", "4", "--uri", "bolt://127.0.0.1:1"
+    )
     assert bad.returncode == 2 and "max_cluster_size" in bad.stderr  # a usage error
 
 

@@ -25,14 +25,19 @@ async def pair(store):
 
 async def test_create_and_read_back(store, pair):
     a, b = pair
-    made = await store.create_edge(edge(a, b, EdgeType.CAUSED_BY, weight=0.7, confidence=0.9,
-                                        metadata={"why": "test"}))
+    made = await store.create_edge(
+        edge(a, b, EdgeType.CAUSED_BY, weight=0.7, confidence=0.9, metadata={"why": "test"})
+    )
     got = await store.get_edge(made.edge_id)
     assert got == made
     assert got.edge_type is EdgeType.CAUSED_BY and got.link_confidence == 0.9
-    assert [e.edge_id for e in await store.get_edges(a.thought_id, direction="OUT")] == [made.edge_id]
+    assert [e.edge_id for e in await store.get_edges(a.thought_id, direction="OUT")] == [
+        made.edge_id
+    ]
     assert await store.get_edges(a.thought_id, direction="IN") == []
-    assert [e.edge_id for e in await store.get_edges(b.thought_id, direction="IN")] == [made.edge_id]
+    assert [e.edge_id for e in await store.get_edges(b.thought_id, direction="IN")] == [
+        made.edge_id
+    ]
 
 
 async def test_duplicate_triple_is_refused(store, pair):
@@ -48,8 +53,9 @@ async def test_duplicate_triple_is_refused(store, pair):
 
 async def test_concurrent_duplicate_creates_leave_one_edge(store, pair):
     a, b = pair
-    results = await asyncio.gather(*(store.create_edge(edge(a, b)) for _ in range(4)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(store.create_edge(edge(a, b)) for _ in range(4)), return_exceptions=True
+    )
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert all(isinstance(r, DuplicateEdgeError) for r in results if isinstance(r, Exception))
     assert len(await store.list_edges()) == 1
@@ -74,7 +80,9 @@ async def test_list_filters_update_delete(store, pair):
     a, b = pair
     e1 = await store.create_edge(edge(a, b, metadata={"k": "x"}))
     await store.create_edge(edge(b, a, EdgeType.LEADS_TO, source=KnowledgeSource.DREAMING))
-    assert [e.edge_id for e in await store.list_edges(filters=MetadataFilter.equals(k="x"))] == [e1.edge_id]
+    assert [e.edge_id for e in await store.list_edges(filters=MetadataFilter.equals(k="x"))] == [
+        e1.edge_id
+    ]
     assert len(await store.list_edges(edge_type=EdgeType.LEADS_TO)) == 1
     assert len(await store.list_edges(source=KnowledgeSource.DREAMING)) == 1
     updated = await store.update_edge(e1.edge_id, weight=0.25, metadata={})

@@ -76,8 +76,9 @@ OPERATIONS: dict[str, Callable[[Neo4jEngravaCore], Awaitable[Any]]] = {
 async def test_the_loop_keeps_ticking_while_the_provider_embeds(make_store, operation):
     provider = GatedProvider(asyncio.get_running_loop())
     store = make_store(embedding_provider=provider)
-    await store.create_thought(thought("Melanie drinks tea", thought_id="seeded"),
-                               embedding=_unit_vector("seed").tolist())
+    await store.create_thought(
+        thought("Melanie drinks tea", thought_id="seeded"), embedding=_unit_vector("seed").tolist()
+    )
     ticks, _ = await asyncio.gather(_tick_during_embedding(provider), OPERATIONS[operation](store))
     assert ticks == TICKS
     assert provider.released and all(provider.released), "the provider call blocked the loop"
@@ -101,8 +102,9 @@ class FaultyProvider:
 
 
 @pytest.mark.parametrize("fault", ["raises", "wrong shape", "not finite"])
-async def test_provider_faults_raised_in_the_worker_arrive_typed_and_write_nothing(make_store,
-                                                                                    fault):
+async def test_provider_faults_raised_in_the_worker_arrive_typed_and_write_nothing(
+    make_store, fault
+):
     store = make_store(embedding_provider=FaultyProvider(fault))
     with pytest.raises(EmbeddingError, match="faulty"):
         await store.bulk_store([thought("one cup"), thought("two cups")])

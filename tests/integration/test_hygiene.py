@@ -33,12 +33,19 @@ async def aged(make_store):
         "unsure_but_read": dict(confidence=0.1, access_count=3),
         "pinned": dict(confidence=0.1, pinned=True),
         "urgent": dict(confidence=0.1, priority=Priority.P1),
-        "superseded": dict(confidence=0.9, valid_from=datetime(2020, 1, 1, tzinfo=UTC),
-                           valid_until=datetime(2021, 1, 1, tzinfo=UTC)),
+        "superseded": dict(
+            confidence=0.9,
+            valid_from=datetime(2020, 1, 1, tzinfo=UTC),
+            valid_until=datetime(2021, 1, 1, tzinfo=UTC),
+        ),
         "recent": dict(confidence=0.1, created_cycle=8, updated_cycle=8),
     }
-    records = [thought(f"{name} thought about the garden", **{
-        "created_cycle": 1, "updated_cycle": 1, **fields}) for name, fields in specs.items()]
+    records = [
+        thought(
+            f"{name} thought about the garden", **{"created_cycle": 1, "updated_cycle": 1, **fields}
+        )
+        for name, fields in specs.items()
+    ]
     stored = await store.bulk_store(records)
     return store, dict(zip(specs, (t.thought_id for t in stored), strict=True))
 
@@ -81,45 +88,59 @@ async def test_archive_is_reversible_with_restore_thought(aged):
 
 async def test_dry_run_changes_nothing_and_the_cap_bounds_a_run(make_store, aged):
     store, ids = aged
-    preview = make_store(namespace=store.namespace,
-                         hygiene_policy=POLICY.model_copy(update={"dry_run": True}))
+    preview = make_store(
+        namespace=store.namespace, hygiene_policy=POLICY.model_copy(update={"dry_run": True})
+    )
     result = await preview.run_hygiene(10, now=LATER)
     assert result.dry_run and result.archived_count == 0
     assert dict(result.would_evict) == {ids["cold"]: "cold", ids["superseded"]: "superseded"}
     assert (await store.get_thought(ids["cold"])).lifecycle_status is LifecycleStatus.ACTIVE
-    capped = make_store(namespace=store.namespace, cycle_provider=StaticCycleProvider(10),
-                        hygiene_policy=POLICY.model_copy(update={"max_evictions_per_run": 1}))
+    capped = make_store(
+        namespace=store.namespace,
+        cycle_provider=StaticCycleProvider(10),
+        hygiene_policy=POLICY.model_copy(update={"max_evictions_per_run": 1}),
+    )
     assert (await capped.run_hygiene(now=LATER)).archived_count == 1
 
 
 async def test_rules_can_be_switched_off(make_store, aged):
     store, ids = aged
-    only_superseded = make_store(namespace=store.namespace, hygiene_policy=POLICY.model_copy(
-        update={"max_access_count": None, "min_confidence": None}))
+    only_superseded = make_store(
+        namespace=store.namespace,
+        hygiene_policy=POLICY.model_copy(update={"max_access_count": None, "min_confidence": None}),
+    )
     result = await only_superseded.run_hygiene(10, now=LATER)
     assert result.archived_ids == [ids["superseded"]]
 
 
-BUDGET = ("The quarterly budget review is on Friday",
-          "The quarterly budget review moved to Friday",
-          "Friday's quarterly budget review needs numbers")
-EAGER = HygienePolicy(enabled=True, min_age_cycles=0, min_inactivity_age_seconds=0,
-                      min_confidence=None)  # cold = never accessed
+BUDGET = (
+    "The quarterly budget review is on Friday",
+    "The quarterly budget review moved to Friday",
+    "Friday's quarterly budget review needs numbers",
+)
+EAGER = HygienePolicy(
+    enabled=True, min_age_cycles=0, min_inactivity_age_seconds=0, min_confidence=None
+)  # cold = never accessed
 
 
 async def test_archiving_a_whole_cluster_retires_its_reflection(make_store):
     store = make_store()
     await store.ensure_namespace()
-    members = {t.thought_id for t in await store.bulk_store(
-        [thought(text, created_cycle=1, updated_cycle=1) for text in BUDGET])}
+    members = {
+        t.thought_id
+        for t in await store.bulk_store(
+            [thought(text, created_cycle=1, updated_cycle=1) for text in BUDGET]
+        )
+    }
     await store.consolidate(2, config=DreamingConfig(similarity_threshold=0.6))
     [reflection] = await store.list_thoughts(thought_type=ThoughtType.REFLECTION.value)
     await store.record_access(reflection.thought_id)  # read, so not cold itself
     forgetful = make_store(namespace=store.namespace, hygiene_policy=EAGER)
     result = await forgetful.run_hygiene(3)
     assert set(result.archived_ids) == members and result.orphans_retired == 1
-    hits = [i for i, _ in (await store.recall("quarterly budget review",
-                                              include_archived=True)).results]
+    hits = [
+        i for i, _ in (await store.recall("quarterly budget review", include_archived=True)).results
+    ]
     assert members <= set(hits) and reflection.thought_id not in hits
 
 

@@ -27,20 +27,32 @@ from engrava_graph.model.errors import MigrationError
 
 MODEL = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
-TIMESTAMPS = {"created_at", "updated_at", "last_accessed_at", "expires_at", "valid_from",
-              "valid_until", "archived_at"}
+TIMESTAMPS = {
+    "created_at",
+    "updated_at",
+    "last_accessed_at",
+    "expires_at",
+    "valid_from",
+    "valid_until",
+    "archived_at",
+}
 
 
 def _peer_thought(i: int, thought_type: PeerType, **fields: object) -> PeerThought:
     data: dict[str, object] = {
-        "thought_id": f"peer-{i}", "thought_type": thought_type,
+        "thought_id": f"peer-{i}",
+        "thought_type": thought_type,
         "essence": f"{thought_type.value.lower()} number {i}",
         "content": f"The full text of {thought_type.value.lower()} number {i}.",
-        "priority": list(PeerPriority)[i % 4], "lifecycle_status": PeerStatus.ACTIVE,
-        "created_cycle": i, "updated_cycle": i + 2, "source": "peer-test",
-        "confidence": 0.5 + i / 100, "metadata": {"speaker": "Ann", "turn": i,
-                                                   "session": {"id": "s-1", "ok": True}},
-        "valid_from": "2024-05-01T10:00:00+02:00"}
+        "priority": list(PeerPriority)[i % 4],
+        "lifecycle_status": PeerStatus.ACTIVE,
+        "created_cycle": i,
+        "updated_cycle": i + 2,
+        "source": "peer-test",
+        "confidence": 0.5 + i / 100,
+        "metadata": {"speaker": "Ann", "turn": i, "session": {"id": "s-1", "ok": True}},
+        "valid_from": "2024-05-01T10:00:00+02:00",
+    }
     data.update(fields)
     return PeerThought(**data)  # type: ignore[arg-type]
 
@@ -55,8 +67,9 @@ class PeerFile:
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-async def _write_peer_db(path: Path, *, thoughts: list[PeerThought], edges: list[PeerEdge],
-                         embed: set[str]) -> PeerFile:
+async def _write_peer_db(
+    path: Path, *, thoughts: list[PeerThought], edges: list[PeerEdge], embed: set[str]
+) -> PeerFile:
     rng = np.random.default_rng(7)
     made = PeerFile(path)
     conn = await aiosqlite.connect(path)
@@ -93,26 +106,49 @@ def _same(ours: dict[str, Any], theirs: dict[str, Any], skip: set[str]) -> None:
 
 THOUGHTS = [
     *(_peer_thought(i, t) for i, t in enumerate(PeerType)),
-    _peer_thought(10, PeerType.OBSERVATION, expires_at="2020-01-01T00:00:00Z",
-                  provenance=ProvenanceContext(session_id="s-1")),
+    _peer_thought(
+        10,
+        PeerType.OBSERVATION,
+        expires_at="2020-01-01T00:00:00Z",
+        provenance=ProvenanceContext(session_id="s-1"),
+    ),
     _peer_thought(11, PeerType.TASK, lifecycle_status=PeerStatus.DONE, valid_from=None),
 ]
 EDGES = [
-    PeerEdge(edge_id="pe-1", from_thought_id="peer-0", to_thought_id="peer-1",
-             edge_type=PeerEdgeType.DEPENDS_ON, weight=0.8, created_cycle=3,
-             metadata={"why": "blocked"}),
-    PeerEdge(edge_id="pe-2", from_thought_id="peer-3", to_thought_id="peer-1",
-             edge_type=PeerEdgeType.CONSOLIDATED_FROM, weight=1.0, created_cycle=4),
-    PeerEdge(edge_id="pe-3", from_thought_id="peer-10", to_thought_id="peer-2",
-             edge_type=PeerEdgeType.ASSOCIATED, weight=0.3, created_cycle=5),
+    PeerEdge(
+        edge_id="pe-1",
+        from_thought_id="peer-0",
+        to_thought_id="peer-1",
+        edge_type=PeerEdgeType.DEPENDS_ON,
+        weight=0.8,
+        created_cycle=3,
+        metadata={"why": "blocked"},
+    ),
+    PeerEdge(
+        edge_id="pe-2",
+        from_thought_id="peer-3",
+        to_thought_id="peer-1",
+        edge_type=PeerEdgeType.CONSOLIDATED_FROM,
+        weight=1.0,
+        created_cycle=4,
+    ),
+    PeerEdge(
+        edge_id="pe-3",
+        from_thought_id="peer-10",
+        to_thought_id="peer-2",
+        edge_type=PeerEdgeType.ASSOCIATED,
+        weight=0.3,
+        created_cycle=5,
+    ),
 ]
 EMBEDDED = {f"peer-{i}" for i in (0, 1, 2, 3, 4, 10)}
 
 
 @pytest.fixture
 async def peer_db(tmp_path) -> PeerFile:
-    return await _write_peer_db(tmp_path / "memory.db", thoughts=THOUGHTS, edges=EDGES,
-                                embed=EMBEDDED)
+    return await _write_peer_db(
+        tmp_path / "memory.db", thoughts=THOUGHTS, edges=EDGES, embed=EMBEDDED
+    )
 
 
 async def test_import_round_trips_a_peer_database(store, peer_db):
@@ -129,16 +165,22 @@ async def test_import_round_trips_a_peer_database(store, peer_db):
     assert len(peer_db.thoughts) == len(THOUGHTS)
     for peer in peer_db.thoughts:
         stored = await store.get_thought(peer.thought_id)
-        _same(stored.model_dump(mode="json"), peer.model_dump(mode="json"),
-              skip={"embedding_ref", "provenance", "action_outcome_score"})
+        _same(
+            stored.model_dump(mode="json"),
+            peer.model_dump(mode="json"),
+            skip={"embedding_ref", "provenance", "action_outcome_score"},
+        )
     assert (await store.get_thought("peer-10")).expires_at.year == 2020
     assert (await store.get_thought("peer-0")).valid_from.isoformat() == "2024-05-01T08:00:00+00:00"
     for thought_id, vector in peer_db.vectors.items():
         assert np.allclose(await store.get_embedding(thought_id), vector, atol=1e-6)
     assert await store.get_embedding("peer-5") is None
     for peer in peer_db.edges:
-        _same((await store.get_edge(peer.edge_id)).model_dump(mode="json"),
-              peer.model_dump(mode="json"), skip=set())
+        _same(
+            (await store.get_edge(peer.edge_id)).model_dump(mode="json"),
+            peer.model_dump(mode="json"),
+            skip=set(),
+        )
 
 
 async def test_running_the_import_again_writes_nothing_and_finishes_a_partial_one(store, peer_db):
@@ -160,9 +202,12 @@ async def test_a_store_with_other_dimensions_is_refused_before_any_write(make_st
 
 async def test_records_that_do_not_fit_are_named(tmp_path):
     path = tmp_path / "dotted.db"
-    await _write_peer_db(path, thoughts=[_peer_thought(1, PeerType.NOTE,
-                                                       metadata={"user.name": "Ann"})],
-                         edges=[], embed=set())
+    await _write_peer_db(
+        path,
+        thoughts=[_peer_thought(1, PeerType.NOTE, metadata={"user.name": "Ann"})],
+        edges=[],
+        embed=set(),
+    )
     with pytest.raises(MigrationError, match="thought 'peer-1': metadata"):
         await read_engrava(path)
 
@@ -178,9 +223,16 @@ async def test_missing_or_foreign_files_fail_clearly(tmp_path):
 
 async def test_import_command_checks_the_counts(store, peer_db):
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from engrava_graph.cli import app; app()", "import-engrava",
-        str(peer_db.path), "--namespace", store.namespace,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-c",
+        "from engrava_graph.cli import app; app()",
+        "import-engrava",
+        str(peer_db.path),
+        "--namespace",
+        store.namespace,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await process.communicate()
     assert process.returncode == 0, err.decode()
     assert "count check passed" in out.decode()

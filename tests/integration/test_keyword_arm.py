@@ -24,8 +24,13 @@ TEAM = [
     "Friday deployments are frozen during the budget review",
     "Caroline paints on Tuesdays; Melanie deploys on Fridays",
 ]
-QUERIES = ["deploy schedule", "budget review on Friday", "lake summer painting",
-           "puppy named Max", "who deploys on Tuesday"]
+QUERIES = [
+    "deploy schedule",
+    "budget review on Friday",
+    "lake summer painting",
+    "puppy named Max",
+    "who deploys on Tuesday",
+]
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -49,8 +54,12 @@ async def test_rankings_do_not_depend_on_another_namespace(make_store):
     assert await _rankings(store) == before  # repeatable on its own
     other = make_store()
     # Skew database-wide term statistics: the query words everywhere, in long and short texts.
-    await other.bulk_store([thought(f"deploy budget lake puppy {i} " + "Friday schedule " * (i % 7))
-                            for i in range(300)])
+    await other.bulk_store(
+        [
+            thought(f"deploy budget lake puppy {i} " + "Friday schedule " * (i % 7))
+            for i in range(300)
+        ]
+    )
     assert await _rankings(store) == before
     await other.delete_namespace()
     assert await _rankings(store) == before
@@ -75,8 +84,13 @@ async def test_long_cjk_text_is_searched(store):
 
 async def test_reflections_take_at_most_one_of_a_top_five(store):
     notes = [thought(f"Hiking trip {i}: we hiked the mountain trail at dawn") for i in range(6)]
-    reflections = [thought(f"Reflection {i}: hiking the mountain trail is a habit",
-                           thought_type=ThoughtType.REFLECTION) for i in range(3)]
+    reflections = [
+        thought(
+            f"Reflection {i}: hiking the mountain trail is a habit",
+            thought_type=ThoughtType.REFLECTION,
+        )
+        for i in range(3)
+    ]
     await store.bulk_store(notes + reflections)
     reflection_ids = {r.thought_id for r in reflections}
     result = await store.search_hybrid("hiking mountain trail habit", top_k=5)
@@ -95,31 +109,35 @@ async def test_a_selective_filter_narrows_before_ranking(make_store, size):
     """10 of ``size`` thoughts carry team=x, far from the query: both arms, search_hybrid and
     every retrieve pathway still return top_k of them (3,010 is past the exact-cosine size)."""
     store = make_store()
-    records = [thought(f"Note {i} about the harbour crane maintenance log",
-                       metadata={"team": "x" if i % (size // 10) == 0 else "y"})
-               for i in range(size)]
+    records = [
+        thought(
+            f"Note {i} about the harbour crane maintenance log",
+            metadata={"team": "x" if i % (size // 10) == 0 else "y"},
+        )
+        for i in range(size)
+    ]
     for start in range(0, size, 1_000):
-        chunk = records[start:start + 1_000]
+        chunk = records[start : start + 1_000]
         await store.bulk_store(chunk, embeddings=[_unit(start + i) for i in range(len(chunk))])
     team_x = {r.thought_id for r in records if r.metadata["team"] == "x"}
     assert len(team_x) == 10
     only_x = MetadataFilter.equals(team="x")
-    hybrid = await store.search_hybrid("crane maintenance", _unit(99_999), top_k=5,
-                                       filters=only_x)
+    hybrid = await store.search_hybrid("crane maintenance", _unit(99_999), top_k=5, filters=only_x)
     assert len(hybrid.results) == 5 and {t for t, _ in hybrid.results} <= team_x
-    assert len(await store._arms.fulltext("crane", 5, store.retrievable_scope(
-        filters=only_x))) == 5
+    assert len(await store._arms.fulltext("crane", 5, store.retrievable_scope(filters=only_x))) == 5
     for pathway in ("exact", "attention", "energy"):
-        response = await store.retrieve("quarterly revenue forecast", top_k=5, pathway=pathway,
-                                        metadata_filter={"team": "x"})
+        response = await store.retrieve(
+            "quarterly revenue forecast", top_k=5, pathway=pathway, metadata_filter={"team": "x"}
+        )
         assert len(response.results) == 5, pathway
         assert {r.thought_id for r in response.results} <= team_x
 
 
 async def test_the_first_index_hit_does_not_depend_on_top_k(make_store):
     store = make_store(search_config=SearchConfig(exact_vector_max_thoughts=0))  # index path
-    await store.bulk_store([thought(f"Point {i}") for i in range(300)],
-                           embeddings=[_unit(i) for i in range(300)])
+    await store.bulk_store(
+        [thought(f"Point {i}") for i in range(300)], embeddings=[_unit(i) for i in range(300)]
+    )
     for seed in range(1_000, 1_030):
         query = _unit(seed)
         first = (await store.search_similar(query, top_k=1))[0][0]
@@ -132,16 +150,22 @@ async def test_one_time_config_steers_every_ranked_path(make_store):
     namespace = f"t-time-{uuid.uuid4().hex[:8]}"
     slow = make_store(namespace=namespace, time_config=TimeConfig(half_life_cycles=10_000))
     fast = make_store(namespace=namespace, time_config=TimeConfig(half_life_cycles=1))
-    old = await slow.create_thought(thought("Kickoff meeting notes for the harbour project",
-                                            created_cycle=0, updated_cycle=0))
-    await slow.create_thought(thought("Weekly meeting notes about catering", created_cycle=9,
-                                      updated_cycle=9))
+    old = await slow.create_thought(
+        thought("Kickoff meeting notes for the harbour project", created_cycle=0, updated_cycle=0)
+    )
+    await slow.create_thought(
+        thought("Weekly meeting notes about catering", created_cycle=9, updated_cycle=9)
+    )
 
     def score_of(pairs):
         return dict(pairs)[old.thought_id]
 
-    hybrid = [score_of((await s.search_hybrid("kickoff meeting notes", top_k=2,
-                                              current_cycle=10)).results) for s in (slow, fast)]
+    hybrid = [
+        score_of(
+            (await s.search_hybrid("kickoff meeting notes", top_k=2, current_cycle=10)).results
+        )
+        for s in (slow, fast)
+    ]
     assert hybrid[0] > hybrid[1]
     retrieved = []
     for s in (slow, fast):

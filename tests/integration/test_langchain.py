@@ -8,17 +8,17 @@ import pytest
 
 pytest.importorskip("langgraph", reason="the LangChain tests need the `langchain` extra")
 
-from examples.langgraph_agent import chat, scripted_model  # noqa: E402
-
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.integrations.langchain import EngravaRetriever, memory_tools  # noqa: E402
 from engrava_graph.integrations.langgraph_store import EngravaStore  # noqa: E402
+from examples.langgraph_agent import chat, scripted_model  # noqa: E402
 
 
 async def test_store_put_get_search_namespaces_delete(store: Neo4jEngravaCore) -> None:
     memories = EngravaStore(store)
-    await memories.aput(("alice", "facts"), "k1", {"text": "Alice's deploys go out on Tuesdays",
-                                                   "kind": "schedule"})
+    await memories.aput(
+        ("alice", "facts"), "k1", {"text": "Alice's deploys go out on Tuesdays", "kind": "schedule"}
+    )
     await memories.aput(("alice", "facts"), "k2", {"text": "Alice prefers tea to coffee"})
     await memories.aput(("bob", "facts"), "k1", {"text": "Bob deploys on Fridays"})
 
@@ -26,7 +26,8 @@ async def test_store_put_get_search_namespaces_delete(store: Neo4jEngravaCore) -
     assert item is not None and item.value["kind"] == "schedule" and item.key == "k1"
     await memories.aput(("alice", "facts"), "k1", {"text": "Alice deploys on Wednesdays now"})
     assert (await memories.aget(("alice", "facts"), "k1")).value == {  # type: ignore[union-attr]
-        "text": "Alice deploys on Wednesdays now"}
+        "text": "Alice deploys on Wednesdays now"
+    }
 
     found = await memories.asearch(("alice",), query="when does Alice deploy?", limit=2)
     assert found[0].key == "k1" and found[0].namespace == ("alice", "facts")

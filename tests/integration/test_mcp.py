@@ -26,18 +26,39 @@ from api.settings import ApiKey, ApiSettings  # noqa: E402
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.graph.connection import ConnectionInfo  # noqa: E402
 
-READ_TOOLS = {"get_thought", "retrieve", "explain", "search_memory", "search_keywords",
-              "list_memory", "query_memory", "memory_stats", "get_edges", "list_edges"}
-WRITE_TOOLS = {"store_thought", "update_thought", "link_thoughts", "delete_thought",
-               "delete_edge", "dream", "add_messages"}
+READ_TOOLS = {
+    "get_thought",
+    "retrieve",
+    "explain",
+    "search_memory",
+    "search_keywords",
+    "list_memory",
+    "query_memory",
+    "memory_stats",
+    "get_edges",
+    "list_edges",
+}
+WRITE_TOOLS = {
+    "store_thought",
+    "update_thought",
+    "link_thoughts",
+    "delete_thought",
+    "delete_edge",
+    "dream",
+    "add_messages",
+}
 WRITER_KEY = "writer-key-0123456789"
 READER_KEY = "reader-key-0123456789"
 
 
 def _settings(connection: ConnectionInfo, **extra: Any) -> ApiSettings:
-    return ApiSettings(neo4j_uri=connection.uri, neo4j_user=connection.user,
-                       neo4j_password=connection.password, neo4j_database=connection.database,
-                       **extra)
+    return ApiSettings(
+        neo4j_uri=connection.uri,
+        neo4j_user=connection.user,
+        neo4j_password=connection.password,
+        neo4j_database=connection.database,
+        **extra,
+    )
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -64,31 +85,52 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
 
     ids = {}
     for key, essence, when in (
-            ("pr", "Config PR removed DATABASE_URL from the billing service", "2026-11-24T14:00Z"),
-            ("start", "The billing service could not start", "2026-11-24T14:30Z"),
-            ("deploy", "The deploy failed at 3pm", "2026-11-24T15:00Z")):
-        stored = await call(client, "store_thought", essence=essence, valid_from=when,
-                            metadata={"team": "billing"}, namespace=namespace)
+        ("pr", "Config PR removed DATABASE_URL from the billing service", "2026-11-24T14:00Z"),
+        ("start", "The billing service could not start", "2026-11-24T14:30Z"),
+        ("deploy", "The deploy failed at 3pm", "2026-11-24T15:00Z"),
+    ):
+        stored = await call(
+            client,
+            "store_thought",
+            essence=essence,
+            valid_from=when,
+            metadata={"team": "billing"},
+            namespace=namespace,
+        )
         ids[key] = stored["thought_id"]
-    first = await call(client, "link_thoughts", from_thought_id=ids["deploy"],
-                       to_thought_id=ids["start"], edge_type="CAUSED_BY", confidence=0.9,
-                       namespace=namespace)
-    await call(client, "link_thoughts", from_thought_id=ids["start"], to_thought_id=ids["pr"],
-               edge_type="CAUSED_BY", confidence=0.8, namespace=namespace)
+    first = await call(
+        client,
+        "link_thoughts",
+        from_thought_id=ids["deploy"],
+        to_thought_id=ids["start"],
+        edge_type="CAUSED_BY",
+        confidence=0.9,
+        namespace=namespace,
+    )
+    await call(
+        client,
+        "link_thoughts",
+        from_thought_id=ids["start"],
+        to_thought_id=ids["pr"],
+        edge_type="CAUSED_BY",
+        confidence=0.8,
+        namespace=namespace,
+    )
 
     got = await call(client, "get_thought", thought_id=ids["pr"], namespace=namespace)
     assert got["essence"].startswith("Config PR")
-    updated = await call(client, "update_thought", thought_id=ids["pr"], priority="P1",
-                         namespace=namespace)
+    updated = await call(
+        client, "update_thought", thought_id=ids["pr"], priority="P1", namespace=namespace
+    )
     assert updated["priority"] == "P1"
 
-    recalled = await call(client, "retrieve", query="why did the deploy fail?",
-                          namespace=namespace)
+    recalled = await call(client, "retrieve", query="why did the deploy fail?", namespace=namespace)
     assert recalled["results"], recalled
     assert recalled["context"].startswith("Relevant memories")
     assert "because:" in recalled["context"]
-    explained = await call(client, "explain", query="why did the deploy fail?", level="debug",
-                           namespace=namespace)
+    explained = await call(
+        client, "explain", query="why did the deploy fail?", level="debug", namespace=namespace
+    )
     assert explained["candidates"]
 
     hybrid = await call(client, "search_memory", query_text="billing", namespace=namespace)
@@ -97,8 +139,9 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
     assert keywords["results"][0]["thought_id"] == ids["pr"]
     listed = await call(client, "list_memory", limit=10, namespace=namespace)
     assert len(listed["thoughts"]) == 3
-    queried = await call(client, "query_memory", metadata_filter={"team": "billing"},
-                         namespace=namespace)
+    queried = await call(
+        client, "query_memory", metadata_filter={"team": "billing"}, namespace=namespace
+    )
     assert len(queried["thoughts"]) == 3
     stats = await call(client, "memory_stats", namespace=namespace)
     assert (stats["thoughts"], stats["edges"]) == (3, 2)
@@ -106,41 +149,71 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
     assert len(edges["edges"]) == 2
     causal = await call(client, "list_edges", edge_type="CAUSED_BY", namespace=namespace)
     assert len(causal["edges"]) == 2
-    chat = [{"speaker": "Alice", "content": "The billing deploy is on Friday",
-             "timestamp": "2026-11-20T10:00:00Z"},
-            {"speaker": "Bob", "content": "I will watch the health checks"}]
-    added = await call(client, "add_messages", conversation_id="standup", messages=chat,
-                       namespace=namespace)
+    chat = [
+        {
+            "speaker": "Alice",
+            "content": "The billing deploy is on Friday",
+            "timestamp": "2026-11-20T10:00:00Z",
+        },
+        {"speaker": "Bob", "content": "I will watch the health checks"},
+    ]
+    added = await call(
+        client, "add_messages", conversation_id="standup", messages=chat, namespace=namespace
+    )
     assert (added["messages"], added["created"]) == (2, 2)
-    again = await call(client, "add_messages", conversation_id="standup", messages=chat,
-                       namespace=namespace)
+    again = await call(
+        client, "add_messages", conversation_id="standup", messages=chat, namespace=namespace
+    )
     assert (again["created"], again["thought_ids"]) == (0, added["thought_ids"])
     dreamt = await call(client, "dream", cycle=1, namespace=namespace)
     assert dreamt["current_cycle"] == 1
 
-    assert (await call(client, "delete_edge", edge_id=first["edge_id"],
-                       namespace=namespace))["deleted"]
-    assert (await call(client, "delete_thought", thought_id=ids["deploy"],
-                       namespace=namespace))["deleted"]
-    assert not (await call(client, "delete_thought", thought_id=ids["deploy"],
-                           namespace=namespace))["deleted"]
+    assert (await call(client, "delete_edge", edge_id=first["edge_id"], namespace=namespace))[
+        "deleted"
+    ]
+    assert (await call(client, "delete_thought", thought_id=ids["deploy"], namespace=namespace))[
+        "deleted"
+    ]
+    assert not (
+        await call(client, "delete_thought", thought_id=ids["deploy"], namespace=namespace)
+    )["deleted"]
 
     # errors a model can act on, as MCP tool errors with the REST service's codes
-    assert (await error_text(client, "get_thought", thought_id="no-such-thought",
-                             namespace=namespace)).startswith("thought_not_found")
-    assert (await error_text(client, "link_thoughts", from_thought_id=ids["pr"],
-                             to_thought_id="no-such-thought", edge_type="CAUSED_BY",
-                             namespace=namespace)).startswith("unknown_endpoint")
-    assert "validation" in (await error_text(client, "retrieve", query="x", top_k=500,
-                                             namespace=namespace)).lower()
+    assert (
+        await error_text(client, "get_thought", thought_id="no-such-thought", namespace=namespace)
+    ).startswith("thought_not_found")
+    assert (
+        await error_text(
+            client,
+            "link_thoughts",
+            from_thought_id=ids["pr"],
+            to_thought_id="no-such-thought",
+            edge_type="CAUSED_BY",
+            namespace=namespace,
+        )
+    ).startswith("unknown_endpoint")
+    assert (
+        "validation"
+        in (await error_text(client, "retrieve", query="x", top_k=500, namespace=namespace)).lower()
+    )
 
 
 def _stdio(connection: ConnectionInfo, namespace: str, *flags: str) -> Client:
-    env = {**os.environ, "NEO4J_URI": connection.uri, "NEO4J_USER": connection.user,
-           "NEO4J_PASSWORD": connection.password, "PYTHONPATH": os.getcwd()}
-    return Client(StdioServerParameters(
-        command=sys.executable, args=["-m", "engrava_graph.cli", "mcp", "-n", namespace, *flags],
-        env=env, cwd=os.getcwd()))
+    env = {
+        **os.environ,
+        "NEO4J_URI": connection.uri,
+        "NEO4J_USER": connection.user,
+        "NEO4J_PASSWORD": connection.password,
+        "PYTHONPATH": os.getcwd(),
+    }
+    return Client(
+        StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "engrava_graph.cli", "mcp", "-n", namespace, *flags],
+            env=env,
+            cwd=os.getcwd(),
+        )
+    )
 
 
 @pytest.fixture
@@ -154,15 +227,17 @@ async def test_stdio_every_tool(connection: ConnectionInfo, namespace: str) -> N
         await exercise_every_tool(client, namespace)
 
 
-async def test_stdio_read_only_offers_no_write_tool(connection: ConnectionInfo,
-                                                    namespace: str) -> None:
+async def test_stdio_read_only_offers_no_write_tool(
+    connection: ConnectionInfo, namespace: str
+) -> None:
     async with _stdio(connection, namespace, "--read-only") as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert READ_TOOLS <= names and not names & WRITE_TOOLS
         refused = await error_text(client, "store_thought", essence="x")
         assert "store_thought" in refused
-        assert (await error_text(client, "list_memory", namespace=f"{namespace}-missing")
-                ).startswith("namespace_not_found")
+        assert (
+            await error_text(client, "list_memory", namespace=f"{namespace}-missing")
+        ).startswith("namespace_not_found")
 
 
 def _free_port() -> int:
@@ -172,13 +247,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-async def http_url(connection: ConnectionInfo, namespace: str, provider: Any
-                   ) -> AsyncIterator[str]:
+async def http_url(connection: ConnectionInfo, namespace: str, provider: Any) -> AsyncIterator[str]:
     """The streamable-HTTP server on a free port, a writer key for ``namespace`` and a reader
     key for every namespace."""
-    settings = _settings(connection, api_keys=(
-        ApiKey(name="writer", key=WRITER_KEY, namespaces=(namespace,)),
-        ApiKey(name="reader", key=READER_KEY, namespaces=("*",), read_only=True)))
+    settings = _settings(
+        connection,
+        api_keys=(
+            ApiKey(name="writer", key=WRITER_KEY, namespaces=(namespace,)),
+            ApiKey(name="reader", key=READER_KEY, namespaces=("*",), read_only=True),
+        ),
+    )
     port = _free_port()
     app = http_app(settings, namespace=namespace, read_only=False, provider=provider)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -204,24 +282,39 @@ async def test_http_every_tool(http_url: str, namespace: str) -> None:
 async def test_http_keys_decide_namespaces_and_writes(http_url: str, namespace: str) -> None:
     async with _http(http_url, WRITER_KEY) as writer:
         await call(writer, "store_thought", essence="a fact")
-        assert (await error_text(writer, "list_memory", namespace="someone-else")
-                ).startswith("namespace_forbidden")
+        assert (await error_text(writer, "list_memory", namespace="someone-else")).startswith(
+            "namespace_forbidden"
+        )
     async with _http(http_url, READER_KEY) as reader:
         assert len((await call(reader, "list_memory", namespace=namespace))["thoughts"]) == 1
-        assert (await error_text(reader, "store_thought", essence="nope")
-                ).startswith("read_only_key")
+        assert (await error_text(reader, "store_thought", essence="nope")).startswith(
+            "read_only_key"
+        )
     async with httpx2.AsyncClient() as anonymous:
         for key in (None, "wrong-key-0123456789"):
             headers = {"Authorization": f"Bearer {key}"} if key else {}
-            answer = await anonymous.post(http_url, headers=headers, json={
-                "jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            answer = await anonymous.post(
+                http_url, headers=headers, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            )
             assert answer.status_code == 401
             assert json.loads(answer.text)["error"] == "unauthenticated"
 
 
 def test_module_names_every_peer_tool() -> None:
     """The peer's 13 tool names are all offered (a user of engrava-mcp finds them)."""
-    peer = {"store_thought", "search_memory", "search_keywords", "get_thought", "list_memory",
-            "query_memory", "memory_stats", "get_edges", "list_edges", "update_thought",
-            "link_thoughts", "delete_thought", "delete_edge"}
+    peer = {
+        "store_thought",
+        "search_memory",
+        "search_keywords",
+        "get_thought",
+        "list_memory",
+        "query_memory",
+        "memory_stats",
+        "get_edges",
+        "list_edges",
+        "update_thought",
+        "link_thoughts",
+        "delete_thought",
+        "delete_edge",
+    }
     assert peer <= READ_TOOLS | WRITE_TOOLS

@@ -27,8 +27,7 @@ NOW = "2026-12-01T12:00:00Z"
 def cli(connection: ConnectionInfo) -> Iterator[Any]:
     """Run a command with the connection flags and a fresh namespace; delete it after."""
     namespace = f"cli-{uuid.uuid4().hex[:10]}"
-    flags = ["--uri", connection.uri, "--user", connection.user, "--password",
-             connection.password]
+    flags = ["--uri", connection.uri, "--user", connection.user, "--password", connection.password]
     runner = CliRunner()
 
     def invoke(*args: str, code: int = 0, namespaced: bool = True) -> Any:
@@ -41,8 +40,11 @@ def cli(connection: ConnectionInfo) -> Iterator[Any]:
         """Run the console script expecting exit ``code``; its one-line stderr."""
         done = subprocess.run(
             [sys.executable, "-m", "engrava_graph.cli", *args, *(flags if with_flags else [])],
-            capture_output=True, text=True, timeout=300,
-            env={**os.environ, "PYTHONPATH": os.getcwd()})
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": os.getcwd()},
+        )
         assert done.returncode == code, (args, done.stdout, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
         return done.stderr
@@ -59,12 +61,24 @@ def _json(result: Any) -> Any:
 
 def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     ids = {}
-    for key, text in (("pr", "Config PR removed DATABASE_URL from billing"),
-                      ("start", "The billing service could not start"),
-                      ("deploy", "The deploy failed at 3pm")):
+    for key, text in (
+        ("pr", "Config PR removed DATABASE_URL from billing"),
+        ("start", "The billing service could not start"),
+        ("deploy", "The deploy failed at 3pm"),
+    ):
         ids[key] = _json(cli("remember", text, "--json"))["thought_id"]
-    edge = _json(cli("link", ids["deploy"], ids["start"], "--type", "CAUSED_BY",
-                     "--confidence", "0.9", "--json"))
+    edge = _json(
+        cli(
+            "link",
+            ids["deploy"],
+            ids["start"],
+            "--type",
+            "CAUSED_BY",
+            "--confidence",
+            "0.9",
+            "--json",
+        )
+    )
     assert edge["edge_type"] == "CAUSED_BY"
     cli("link", ids["start"], ids["pr"], "--type", "CAUSED_BY", "--confidence", "0.8")
 
@@ -81,14 +95,20 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
-        "namespace": cli.namespace, "thoughts": 3, "edges": 2}
+        "namespace": cli.namespace,
+        "thoughts": 3,
+        "edges": 2,
+    }
 
-    counts = {row["namespace"]: row["thoughts"]
-              for row in _json(cli("namespaces", "--json", namespaced=False))}
+    counts = {
+        row["namespace"]: row["thoughts"]
+        for row in _json(cli("namespaces", "--json", namespaced=False))
+    }
     assert counts[cli.namespace] == 3
     after = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
     assert [(r["thought_id"], r["confidence"]) for r in after["results"]] == [
-        (r["thought_id"], r["confidence"]) for r in before["results"]]
+        (r["thought_id"], r["confidence"]) for r in before["results"]
+    ]
     assert after["causal_links"] == before["causal_links"]
     assert "already holds thoughts" in cli.fails("import", str(dump), code=2)
 
@@ -97,20 +117,39 @@ def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInf
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "thought"}\n')
     assert "line 1" in cli.fails("import", str(bad), code=2)
-    wrong = cli.fails("list", "-n", cli.namespace, "--uri", connection.uri, "--password",
-                      "wrong-password", code=2, with_flags=False)
+    wrong = cli.fails(
+        "list",
+        "-n",
+        cli.namespace,
+        "--uri",
+        connection.uri,
+        "--password",
+        "wrong-password",
+        code=2,
+        with_flags=False,
+    )
     assert "credentials" in wrong
 
 
 def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps({"conversation_id": "standup", "messages": [
-        {"speaker": "Alice", "content": "The billing deploy is on Friday"},
-        {"speaker": "Bob", "content": "I will watch the health checks"}]}))
+    chat.write_text(
+        json.dumps(
+            {
+                "conversation_id": "standup",
+                "messages": [
+                    {"speaker": "Alice", "content": "The billing deploy is on Friday"},
+                    {"speaker": "Bob", "content": "I will watch the health checks"},
+                ],
+            }
+        )
+    )
     first = _json(cli("add-messages", str(chat), "--json"))
     assert (first["messages"], first["created"]) == (2, 2)
     assert _json(cli("add-messages", str(chat), "--json"))["created"] == 0
-    assert "Alice: The billing deploy is on Friday" in cli("retrieve", "when is the deploy?",
-                                                          "--now", NOW).stdout
+    assert (
+        "Alice: The billing deploy is on Friday"
+        in cli("retrieve", "when is the deploy?", "--now", NOW).stdout
+    )
     chat.write_text("{}")
     assert "conversation_id" in cli.fails("add-messages", str(chat), "-n", cli.namespace, code=2)

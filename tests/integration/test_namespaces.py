@@ -14,9 +14,11 @@ from engrava_graph.model import (
 )
 from tests.factories import edge, thought
 
-TEXTS = ["Caroline adopted a golden retriever named Max",
-         "The outage was caused by a missing environment variable",
-         "Deploy failed at 3pm on Tuesday"]
+TEXTS = [
+    "Caroline adopted a golden retriever named Max",
+    "The outage was caused by a missing environment variable",
+    "Deploy failed at 3pm on Tuesday",
+]
 
 
 @pytest.fixture
@@ -25,8 +27,10 @@ async def twins(make_store):
     a, b = make_store(), make_store()
     for store, cycle in ((a, 1), (b, 9)):
         await store.ensure_namespace()
-        records = [thought(t, thought_id=f"t{i}", created_cycle=cycle, updated_cycle=cycle)
-                   for i, t in enumerate(TEXTS)]
+        records = [
+            thought(t, thought_id=f"t{i}", created_cycle=cycle, updated_cycle=cycle)
+            for i, t in enumerate(TEXTS)
+        ]
         await store.bulk_store(records)
         await store.create_edge(edge("t1", "t2", EdgeType.LEADS_TO, edge_id="e1"))
     return a, b
@@ -46,9 +50,14 @@ async def test_every_read_path_stays_in_its_namespace(twins):
         recall = await store.recall("dog", top_k=10)
         retrieved = await store.retrieve("What caused the outage?", top_k=10)
         explained = await store.explain("What caused the outage?", level="debug")
-        for ids in ([i for i, _ in fts], [i for i, _ in similar], [i for i, _ in hybrid.results],
-                    [i for i, _ in recall.results], [r.thought_id for r in retrieved],
-                    [c.thought_id for c in explained.candidates]):
+        for ids in (
+            [i for i, _ in fts],
+            [i for i, _ in similar],
+            [i for i, _ in hybrid.results],
+            [i for i, _ in recall.results],
+            [r.thought_id for r in retrieved],
+            [c.thought_id for c in explained.candidates],
+        ):
             assert len(ids) == len(set(ids)) and set(ids) <= {"t0", "t1", "t2"}
         assert [e.edge_id for e in await store.list_edges()] == ["e1"]
     assert await a.max_cycle() == 1 and await b.max_cycle() == 9
@@ -84,8 +93,10 @@ async def test_deleting_a_namespace_leaves_the_other_intact(twins, executor):
     count = cypher("hygiene/namespace_census")
     before = (await executor.read(count, namespace=b.namespace))[0]
     await a.delete_namespace(batch_size=2)
-    assert (await executor.read(count, namespace=a.namespace))[0] == {"nodes": 0,
-                                                                      "relationships": 0}
+    assert (await executor.read(count, namespace=a.namespace))[0] == {
+        "nodes": 0,
+        "relationships": 0,
+    }
     assert not await a.namespace_exists()
     assert (await executor.read(count, namespace=b.namespace))[0] == before
     assert await b.count_thoughts() == 3

@@ -34,12 +34,15 @@ def _routing(uri: str) -> str:
 
 
 @pytest.fixture
-async def routed_store(connection: ConnectionInfo, provider: Any,
-                       schema_ready: None) -> AsyncIterator[Neo4jEngravaCore]:
-    executor = GraphExecutor.connect(_routing(connection.uri),
-                                     (connection.user, connection.password), connection.database)
-    store = Neo4jEngravaCore(executor, namespace=f"ryw-{uuid.uuid4().hex[:12]}",
-                             embedding_provider=provider)
+async def routed_store(
+    connection: ConnectionInfo, provider: Any, schema_ready: None
+) -> AsyncIterator[Neo4jEngravaCore]:
+    executor = GraphExecutor.connect(
+        _routing(connection.uri), (connection.user, connection.password), connection.database
+    )
+    store = Neo4jEngravaCore(
+        executor, namespace=f"ryw-{uuid.uuid4().hex[:12]}", embedding_provider=provider
+    )
     await executor.verify()
     yield store
     await store.delete_namespace()
@@ -50,8 +53,7 @@ async def test_a_read_right_after_a_write_sees_it_through_routing(routed_store):
     store = routed_store
     assert store.executor.driver.__class__.__name__ == "AsyncNeo4jDriver"  # routing driver
     for i in range(ROUNDS):
-        created = await store.create_thought(thought(f"routed fact {i}",
-                                                     valid_from="2024-01-01"))
+        created = await store.create_thought(thought(f"routed fact {i}", valid_from="2024-01-01"))
         assert (await store.get_thought(created.thought_id)).essence == f"routed fact {i}"
         await store.update_thought(created.thought_id, essence=f"routed fact {i} (revised)")
         assert (await store.get_thought(created.thought_id)).essence.endswith("(revised)")
@@ -73,15 +75,23 @@ def test_rest_requests_read_the_previous_request_s_write_through_routing(routed_
     sent = headers(namespace)
     try:
         for i in range(ROUNDS):
-            created = routed_client.post("/v1/thoughts", headers=sent, json={
-                "thought_type": "NOTE", "essence": f"note {i}", "content": f"note {i}",
-                "source": "ryw"})
+            created = routed_client.post(
+                "/v1/thoughts",
+                headers=sent,
+                json={
+                    "thought_type": "NOTE",
+                    "essence": f"note {i}",
+                    "content": f"note {i}",
+                    "source": "ryw",
+                },
+            )
             assert created.status_code == 201, created.text
             thought_id = created.json()["thought_id"]
             read = routed_client.get(f"/v1/thoughts/{thought_id}", headers=sent)
             assert read.status_code == 200 and read.json()["essence"] == f"note {i}"
-            patched = routed_client.patch(f"/v1/thoughts/{thought_id}", headers=sent,
-                                          json={"essence": f"note {i} v2"})
+            patched = routed_client.patch(
+                f"/v1/thoughts/{thought_id}", headers=sent, json={"essence": f"note {i} v2"}
+            )
             assert patched.status_code == 200, patched.text
             listed = routed_client.get("/v1/thoughts", headers=sent, params={"limit": 500})
             essences = {t["essence"] for t in listed.json()["thoughts"]}

@@ -24,13 +24,15 @@ async def test_a_memory_reachable_only_by_spreading_is_returned(store):
     pie = await store.create_thought(thought("Grandma's apple pie recipe uses cinnamon"))
     await store.create_thought(thought("The quarterly budget review is on Friday"))
     await store.create_edge(edge(dog, pie, EdgeType.ASSOCIATED, weight=1.0))
-    result = await store.retrieve("Tell me about Caroline's golden retriever", pathway="exact",
-                                  top_k=10)
+    result = await store.retrieve(
+        "Tell me about Caroline's golden retriever", pathway="exact", top_k=10
+    )
     by_id = {r.thought_id: r for r in result}
     assert result[0].thought_id == dog.thought_id
     assert by_id[pie.thought_id].reached_by == "spread"
-    without = await store.retrieve("Tell me about Caroline's golden retriever", pathway="exact",
-                                   spread_depth=0)
+    without = await store.retrieve(
+        "Tell me about Caroline's golden retriever", pathway="exact", spread_depth=0
+    )
     assert pie.thought_id not in {r.thought_id for r in without}
 
 
@@ -54,8 +56,11 @@ async def test_a_causal_query_returns_the_chain_of_causes_in_order(store, outage
     assert ids.index(env.thought_id) < ids.index(pr.thought_id)
     top = result[0]
     assert top.thought_id == deploy.thought_id
-    chain = [(link.from_thought_id, link.to_thought_id, link.hops) for link in top.causal_links
-             if link.direction == "cause"]
+    chain = [
+        (link.from_thought_id, link.to_thought_id, link.hops)
+        for link in top.causal_links
+        if link.direction == "cause"
+    ]
     assert chain == [(deploy.thought_id, env.thought_id, 1), (pr.thought_id, env.thought_id, 2)]
     assert {link.edge_type for link in result.causal_links} == {"CAUSED_BY", "LEADS_TO"}
     pr_result = next(r for r in result if r.thought_id == pr.thought_id)
@@ -92,11 +97,13 @@ async def test_high_priority_memories_do_not_decay(make_store):
 
 
 async def test_min_confidence_and_metadata_filter_hold(store):
-    await store.bulk_store([
-        thought("Caroline went hiking in the Alps", metadata={"speaker": "Caroline"}),
-        thought("Melanie went hiking in the Rockies", metadata={"speaker": "Melanie"}),
-        thought("Caroline loves mountain trails", metadata={"speaker": "Caroline"}),
-    ])
+    await store.bulk_store(
+        [
+            thought("Caroline went hiking in the Alps", metadata={"speaker": "Caroline"}),
+            thought("Melanie went hiking in the Rockies", metadata={"speaker": "Melanie"}),
+            thought("Caroline loves mountain trails", metadata={"speaker": "Caroline"}),
+        ]
+    )
     filtered = await store.retrieve("hiking trips", metadata_filter={"speaker": "Caroline"})
     assert filtered.results and {r.metadata["speaker"] for r in filtered} == {"Caroline"}
     everything = await store.retrieve("hiking trips")
@@ -137,8 +144,9 @@ async def test_pathway_override_and_confidences(store, outage):
         result = await store.retrieve("deploy problems and their causes", pathway=pathway)
         assert result.pathway.value == pathway
         assert all(0.0 <= r.confidence <= 1.0 for r in result)
-        assert [r.confidence for r in result] == sorted((r.confidence for r in result),
-                                                        reverse=True)
+        assert [r.confidence for r in result] == sorted(
+            (r.confidence for r in result), reverse=True
+        )
 
 
 async def test_bad_requests_are_typed_errors(store):
@@ -156,10 +164,13 @@ async def test_bad_requests_are_typed_errors(store):
         await store.explain("x", level="verbose")
 
 
-@pytest.mark.parametrize(("query", "now"), [
-    ("what happened last tuesday", datetime(1, 1, 1, tzinfo=UTC)),
-    ("next tuesday", datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)),
-])
+@pytest.mark.parametrize(
+    ("query", "now"),
+    [
+        ("what happened last tuesday", datetime(1, 1, 1, tzinfo=UTC)),
+        ("next tuesday", datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)),
+    ],
+)
 async def test_a_time_phrase_outside_the_calendar_runs_without_a_range(store, query, now):
     await store.create_thought(thought("what happened at the tuesday standup"))
     result = await store.retrieve(query, now=now)

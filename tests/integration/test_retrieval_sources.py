@@ -19,33 +19,50 @@ def _by_id(explanation):
 
 
 async def test_the_reply_next_to_a_matched_message_arrives_as_a_conversation_neighbour(store):
-    stored = await store.add_messages("session_1", [
-        {"speaker": "Ann", "content": "What do you do to relax after a long week at work?"},
-        {"speaker": "Bo", "content": "Mostly pottery: I threw three bowls on Saturday."},
-        {"speaker": "Ann", "content": "Nice. Did you see the match yesterday?"},
-        {"speaker": "Bo", "content": "No, I was at my sister's wedding."},
-    ])
+    stored = await store.add_messages(
+        "session_1",
+        [
+            {"speaker": "Ann", "content": "What do you do to relax after a long week at work?"},
+            {"speaker": "Bo", "content": "Mostly pottery: I threw three bowls on Saturday."},
+            {"speaker": "Ann", "content": "Nice. Did you see the match yesterday?"},
+            {"speaker": "Bo", "content": "No, I was at my sister's wedding."},
+        ],
+    )
     question, reply = stored[0].thought.thought_id, stored[1].thought.thought_id
-    explanation = await store.explain("How does Bo relax after a long week at work?",
-                                      level="debug", pathway="exact")
+    explanation = await store.explain(
+        "How does Bo relax after a long week at work?", level="debug", pathway="exact"
+    )
     candidates = _by_id(explanation)
     assert f"CONVERSATION from {question}" in candidates[reply].via
     assert candidates[reply].spread > 0
-    flat = _by_id(await store.explain("How does Bo relax after a long week at work?",
-                                      level="debug", pathway="exact", spread_depth=0))
+    flat = _by_id(
+        await store.explain(
+            "How does Bo relax after a long week at work?",
+            level="debug",
+            pathway="exact",
+            spread_depth=0,
+        )
+    )
     assert all(not c.via and c.spread == 0 for c in flat.values())
 
 
 async def test_messages_of_a_matched_session_share_its_activation(store):
-    await store.add_messages("session_1", [
-        {"speaker": "Ann", "content": "We are planning the garden this spring."},
-        {"speaker": "Bo", "content": "Tomatoes and basil by the south fence."},
-    ])
-    await store.add_messages("session_2", [
-        {"speaker": "Ann", "content": "The car needs new tyres before winter."},
-    ])
-    explanation = await store.explain("What are they planting in the garden this spring?",
-                                      level="debug", pathway="exact")
+    await store.add_messages(
+        "session_1",
+        [
+            {"speaker": "Ann", "content": "We are planning the garden this spring."},
+            {"speaker": "Bo", "content": "Tomatoes and basil by the south fence."},
+        ],
+    )
+    await store.add_messages(
+        "session_2",
+        [
+            {"speaker": "Ann", "content": "The car needs new tyres before winter."},
+        ],
+    )
+    explanation = await store.explain(
+        "What are they planting in the garden this spring?", level="debug", pathway="exact"
+    )
     sessions = {c.text: c.session for c in explanation.candidates}
     garden = sessions["Ann: We are planning the garden this spring."]
     assert garden > 0
@@ -57,8 +74,9 @@ async def test_a_shared_entity_spreads_to_the_memories_that_mention_it(store):
     seed = await store.create_thought(thought("Priya reviewed the Zanzibar migration plan"))
     rare = await store.create_thought(thought("Zanzibar needs a second database replica"))
     await store.bulk_store([thought(f"Priya wrote status note number {i}") for i in range(12)])
-    explanation = await store.explain("Priya reviewed the Zanzibar migration plan",
-                                      level="debug", pathway="exact")
+    explanation = await store.explain(
+        "Priya reviewed the Zanzibar migration plan", level="debug", pathway="exact"
+    )
     candidates = _by_id(explanation)
     assert f"ENTITY from {seed.thought_id}" in candidates[rare.thought_id].via
     assert candidates[rare.thought_id].spread > 0
@@ -72,17 +90,25 @@ async def test_explain_and_retrieve_name_the_source_of_a_spread_result(store):
     by_id = {r.thought_id: r for r in result}
     assert by_id[pie.thought_id].reached_by == "spread"
     assert by_id[pie.thought_id].via == [f"ASSOCIATED from {dog.thought_id}"]
-    assert by_id[dog.thought_id].via == [f"ASSOCIATED from {pie.thought_id}"] or not by_id[
-        dog.thought_id].via
+    assert (
+        by_id[dog.thought_id].via == [f"ASSOCIATED from {pie.thought_id}"]
+        or not by_id[dog.thought_id].via
+    )
 
 
 async def test_last_weeks_memory_beats_an_older_more_similar_one(store):
-    older = await store.create_thought(thought(
-        "What happened with the deploy: the deploy pipeline deploy was slow",
-        valid_from=NOW - timedelta(days=40)))
-    recent = await store.create_thought(thought(
-        "The release was rolled back after the deploy broke logins",
-        valid_from=NOW - timedelta(days=7)))
+    older = await store.create_thought(
+        thought(
+            "What happened with the deploy: the deploy pipeline deploy was slow",
+            valid_from=NOW - timedelta(days=40),
+        )
+    )
+    recent = await store.create_thought(
+        thought(
+            "The release was rolled back after the deploy broke logins",
+            valid_from=NOW - timedelta(days=7),
+        )
+    )
     result = await store.retrieve("what happened last week about the deploy", now=NOW)
     ranked = [r.thought_id for r in result]
     assert ranked.index(recent.thought_id) < ranked.index(older.thought_id)
@@ -90,14 +116,17 @@ async def test_last_weeks_memory_beats_an_older_more_similar_one(store):
     assert explanation.temporal is not None and explanation.temporal.reference == "last week"
 
 
-@pytest.mark.xfail(reason="open: the keyword arm matches 'deploy' only in 'Deploy failed at 3pm' "
-                   "(no stemming of 'deployment'), and min-max makes a lone keyword hit 1.0, "
-                   "which outweighs the window's higher cosine; and confidence calibrated on "
-                   "LoCoMo evidence gives a top result with composite ~0.5 about 0.15",
-                   strict=False)
+@pytest.mark.xfail(
+    reason="open: the keyword arm matches 'deploy' only in 'Deploy failed at 3pm' "
+    "(no stemming of 'deployment'), and min-max makes a lone keyword hit 1.0, "
+    "which outweighs the window's higher cosine; and confidence calibrated on "
+    "LoCoMo evidence gives a top result with composite ~0.5 about 0.15",
+    strict=False,
+)
 async def test_the_readme_example_finds_the_deployment_window_first_and_confident(store):
-    window = await store.remember("The deployment window is Tuesday 2-4pm UTC",
-                                  metadata={"topic": "deploy"})
+    window = await store.remember(
+        "The deployment window is Tuesday 2-4pm UTC", metadata={"topic": "deploy"}
+    )
     failed = await store.remember("Deploy failed at 3pm")
     cause = await store.remember("Missing env variable")
     await store.create_edge(edge(failed, cause, EdgeType.CAUSED_BY))

@@ -18,9 +18,11 @@ from engrava_graph.model import (
 from engrava_graph.model.cycles import CallableCycleProvider
 from tests.factories import thought
 
-PETS = ["Caroline adopted a golden retriever puppy named Max",
-        "Melanie painted a sunrise over the lake last summer",
-        "The quarterly budget review is scheduled for Friday"]
+PETS = [
+    "Caroline adopted a golden retriever puppy named Max",
+    "Melanie painted a sunrise over the lake last summer",
+    "The quarterly budget review is scheduled for Friday",
+]
 
 
 @pytest.fixture
@@ -70,8 +72,9 @@ async def test_cycle_recency_prefers_fresh(make_store):
     old = thought("weekly standup notes about the release", created_cycle=0, updated_cycle=0)
     new = thought("weekly standup notes about the release.", created_cycle=100, updated_cycle=100)
     await store.bulk_store([old, new])
-    ranked = await store.search_hybrid("weekly standup notes", current_cycle=100,
-                                       recency_weight=0.5)
+    ranked = await store.search_hybrid(
+        "weekly standup notes", current_cycle=100, recency_weight=0.5
+    )
     assert ranked.recency_axis == "cycle" and "recency" in ranked.backends_used
     assert ranked.results[0][0] == new.thought_id
 
@@ -83,8 +86,9 @@ async def test_transaction_recency_axis(make_store):
     old = await store.create_thought(thought("quarterly planning meeting summary"))
     current["now"] = next(ticks)
     new = await store.create_thought(thought("quarterly planning meeting summary!"))
-    ranked = await store.search_hybrid("quarterly planning", recency_now="2024-03-02T00:00:00",
-                                       recency_weight=0.5)
+    ranked = await store.search_hybrid(
+        "quarterly planning", recency_now="2024-03-02T00:00:00", recency_weight=0.5
+    )
     assert ranked.recency_axis == "transaction"
     assert ranked.results[0][0] == new.thought_id and old.thought_id in dict(ranked.results)
 
@@ -103,7 +107,9 @@ async def test_cycle_provider_feeds_recency_and_is_validated(make_store):
     await store.create_thought(thought("provider driven recency"))
     assert (await store.recall("provider driven")).recency_axis == "cycle"
     # an explicit recency_now wins over the provider without conflict
-    assert (await store.recall("provider", recency_now="2024-01-01T00:00:00Z")).recency_axis == "transaction"
+    assert (
+        await store.recall("provider", recency_now="2024-01-01T00:00:00Z")
+    ).recency_axis == "transaction"
     bad = make_store(cycle_provider=CallableCycleProvider(lambda: True))
     with pytest.raises(CycleProviderError, match="^the cycle provider gave True"):
         await bad.recall("anything")
@@ -114,8 +120,10 @@ async def test_cycle_provider_feeds_recency_and_is_validated(make_store):
 @pytest.mark.parametrize("value", [0.0, 1e-300, 1e38])
 async def test_a_query_vector_without_a_usable_norm_is_refused(store, pets, value):
     vector = [value] * store.vector_dimensions
-    for search in (store.search_similar(vector),
-                   store.search_hybrid("golden retriever", query_vector=vector)):
+    for search in (
+        store.search_similar(vector),
+        store.search_hybrid("golden retriever", query_vector=vector),
+    ):
         with pytest.raises(ValidationFailedError, match="non-zero, finite length"):
             await search
 

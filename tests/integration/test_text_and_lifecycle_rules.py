@@ -39,17 +39,28 @@ async def test_a_status_that_names_nothing_is_a_validation_error(store):
         await store.update_thought(active.thought_id, lifecycle_status="PAUSED")
 
 
-@pytest.mark.parametrize("fields", [
-    {"thought_id": "id\x00with-nul"}, {"essence": "nul\x00essence"},
-    {"content": "nul\x00content"}, {"source": "src\x00"}, {"tags": ["tag\x00"]},
-    {"metadata": {"speaker": "Ann\x00"}}, {"metadata": {"nested": {"deeper": "b\x00"}}},
-    {"essence": "half a pair \ud800"}, {"tags": ["\ud800"]}, {"metadata": {"speaker": "\udfff"}},
-], ids=lambda f: f"{next(iter(f))}-{'nul' if NUL in repr(f) else 'surrogate'}")
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"thought_id": "id\x00with-nul"},
+        {"essence": "nul\x00essence"},
+        {"content": "nul\x00content"},
+        {"source": "src\x00"},
+        {"tags": ["tag\x00"]},
+        {"metadata": {"speaker": "Ann\x00"}},
+        {"metadata": {"nested": {"deeper": "b\x00"}}},
+        {"essence": "half a pair \ud800"},
+        {"tags": ["\ud800"]},
+        {"metadata": {"speaker": "\udfff"}},
+    ],
+    ids=lambda f: f"{next(iter(f))}-{'nul' if NUL in repr(f) else 'surrogate'}",
+)
 async def test_nul_and_lone_surrogates_are_refused_in_every_text_field(store, fields):
     field = next(iter(fields))
     with pytest.raises(pydantic.ValidationError, match=f"(?s){field}.*(NUL|surrogate|unicode)"):
-        ThoughtRecord.model_validate({"thought_type": "NOTE", "essence": "e", "content": "c",
-                                      "source": "test", **fields})
+        ThoughtRecord.model_validate(
+            {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "test", **fields}
+        )
     kept = await store.create_thought(thought("a clean thought"))
     changes = {"essence": "x\x00"} if field == "thought_id" else fields
 
@@ -58,4 +69,5 @@ async def test_nul_and_lone_surrogates_are_refused_in_every_text_field(store, fi
 
     assert await store.count_thoughts() == 1
     assert await store.get_thought(kept.thought_id) == kept.model_copy(
-        update={"updated_at": (await store.get_thought(kept.thought_id)).updated_at})
+        update={"updated_at": (await store.get_thought(kept.thought_id)).updated_at}
+    )

@@ -24,11 +24,17 @@ from tests.factories import edge, thought
 
 
 async def test_round_trip_keeps_every_field(store):
-    t = thought("Caroline went to the LGBTQ support group in Boston",
-                content="Long text about the support group meeting.",
-                priority=Priority.P1, confidence=0.8, created_cycle=3, updated_cycle=4,
-                valid_from="2023-05-07T00:00:00Z", tags=["Support", "community"],
-                metadata={"speaker": "Caroline", "session": 1, "src": {"is_self": True}})
+    t = thought(
+        "Caroline went to the LGBTQ support group in Boston",
+        content="Long text about the support group meeting.",
+        priority=Priority.P1,
+        confidence=0.8,
+        created_cycle=3,
+        updated_cycle=4,
+        valid_from="2023-05-07T00:00:00Z",
+        tags=["Support", "community"],
+        metadata={"speaker": "Caroline", "session": 1, "src": {"is_self": True}},
+    )
     await store.create_thought(t)
     got = await store.get_thought(t.thought_id)
     assert got is not None
@@ -44,8 +50,11 @@ async def test_round_trip_keeps_every_field(store):
 async def test_graph_shape_labels_entities_and_tags(store, executor):
     t = thought("Melanie painted a sunrise at Lake Tahoe", tags=["art"])
     await store.create_thought(t)
-    row = (await executor.read(cypher("hygiene/thought_links"), namespace=store.namespace,
-                               thought_id=t.thought_id))[0]
+    row = (
+        await executor.read(
+            cypher("hygiene/thought_links"), namespace=store.namespace, thought_id=t.thought_id
+        )
+    )[0]
     assert set(row["labels"]) == {"Thought", "Observation"}
     assert "melanie" in row["entities"]
     assert row["tags"] == ["art"]
@@ -68,8 +77,9 @@ async def test_dedup_increments_confirmation_count(store):
 
 
 async def test_concurrent_dedup_creates_one_thought(store):
-    results = await asyncio.gather(*(store.create_thought(thought("same text"), deduplicate=True)
-                                     for _ in range(5)))
+    results = await asyncio.gather(
+        *(store.create_thought(thought("same text"), deduplicate=True) for _ in range(5))
+    )
     assert len({r.thought_id for r in results}) == 1
     assert await store.count_thoughts() == 1
     assert (await store.get_thought(results[0].thought_id)).confirmation_count == 4
@@ -77,8 +87,13 @@ async def test_concurrent_dedup_creates_one_thought(store):
 
 async def test_update_writes_a_new_version(store):
     t = await store.create_thought(thought("old essence", metadata={"a": 1, "b": 2}))
-    new = await store.update_thought(t.thought_id, essence="new essence", metadata={"a": 5},
-                                     updated_cycle=2, thought_type=ThoughtType.BELIEF)
+    new = await store.update_thought(
+        t.thought_id,
+        essence="new essence",
+        metadata={"a": 5},
+        updated_cycle=2,
+        thought_type=ThoughtType.BELIEF,
+    )
     assert new.essence == "new essence" and new.metadata == {"a": 5}
     assert new.updated_at > t.updated_at and new.created_at == t.created_at
     assert new.thought_type is ThoughtType.BELIEF
@@ -113,15 +128,16 @@ async def test_illegal_lifecycle_jump(store):
 
 async def test_concurrent_updates_are_all_applied(store):
     t = await store.create_thought(thought("counter", metadata={}))
-    await asyncio.gather(*(store.update_thought(t.thought_id, confirmation_count=i)
-                           for i in range(1, 4)))
+    await asyncio.gather(
+        *(store.update_thought(t.thought_id, confirmation_count=i) for i in range(1, 4))
+    )
     # every write landed as its own revision: none was silently lost half-way
     got = await store.get_thought(t.thought_id)
     assert got.confirmation_count in {1, 2, 3}
 
 
 async def test_delete_cascades_edges_and_embedding(store):
-    a, b, c = (await store.bulk_store([thought("a"), thought("b"), thought("c")]))
+    a, b, c = await store.bulk_store([thought("a"), thought("b"), thought("c")])
     await store.create_edge(edge(a, b))
     await store.create_edge(edge(c, a, EdgeType.DEPENDS_ON))
     assert await store.delete_thought(a.thought_id) is True
@@ -161,8 +177,7 @@ async def test_a_vector_without_a_usable_norm_is_refused_and_nothing_written(sto
     with pytest.raises(ValidationFailedError, match="non-zero, finite length"):
         await store.create_thought(thought("zero vector"), embedding=vector)
     with pytest.raises(ValidationFailedError, match="non-zero, finite length"):
-        await store.bulk_store([thought("fine"), thought("zero")],
-                               embeddings=[None, vector])
+        await store.bulk_store([thought("fine"), thought("zero")], embeddings=[None, vector])
     assert await store.count_thoughts() == 0
     await store.create_thought(thought("a normal memory about zero vectors"))
     assert len((await store.retrieve("zero vectors")).results) == 1
@@ -170,22 +185,32 @@ async def test_a_vector_without_a_usable_norm_is_refused_and_nothing_written(sto
 
 async def test_list_and_count_filters(store):
     now = datetime.now(UTC)
-    await store.bulk_store([
-        thought("p1", priority=Priority.P1, metadata={"speaker": "A"}, updated_cycle=1),
-        thought("p2", priority=Priority.P2, metadata={"speaker": "B"}, updated_cycle=5),
-        thought("old", expires_at=now - timedelta(days=1)),
-        thought("arch", lifecycle_status=LifecycleStatus.ARCHIVED),
-        thought("valid", valid_from="2023-01-01T00:00:00Z", valid_until="2023-02-01T00:00:00Z"),
-    ])
+    await store.bulk_store(
+        [
+            thought("p1", priority=Priority.P1, metadata={"speaker": "A"}, updated_cycle=1),
+            thought("p2", priority=Priority.P2, metadata={"speaker": "B"}, updated_cycle=5),
+            thought("old", expires_at=now - timedelta(days=1)),
+            thought("arch", lifecycle_status=LifecycleStatus.ARCHIVED),
+            thought("valid", valid_from="2023-01-01T00:00:00Z", valid_until="2023-02-01T00:00:00Z"),
+        ]
+    )
     assert await store.count_thoughts() == 4  # expired hidden, archived listed
     assert await store.count_thoughts(include_expired=True) == 5
     assert await store.count_thoughts(include_archived=False) == 3
     assert await store.count_thoughts(priority="P1") == 1
     assert await store.count_thoughts(min_cycle=2) == 1
-    assert await store.count_thoughts(filters=MetadataFilter.from_mapping({"speaker": ["A", "B"]})) == 2
+    assert (
+        await store.count_thoughts(filters=MetadataFilter.from_mapping({"speaker": ["A", "B"]}))
+        == 2
+    )
     assert await store.count_thoughts(filters=MetadataFilter.equals(speaker=None)) == 2
     at = ValidTimeFilter.at("2023-01-15T00:00:00Z")
-    assert {t.essence for t in await store.list_thoughts(valid_time=at)} == {"p1", "p2", "arch", "valid"}
+    assert {t.essence for t in await store.list_thoughts(valid_time=at)} == {
+        "p1",
+        "p2",
+        "arch",
+        "valid",
+    }
     between = ValidTimeFilter.between("2022-12-01T00:00:00Z", "2023-03-01T00:00:00Z")
     assert [t.essence for t in await store.list_thoughts(valid_time=between)] == ["valid"]
     outside = ValidTimeFilter.within("2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z")

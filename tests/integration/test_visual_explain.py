@@ -24,9 +24,12 @@ _DRAWN = re.compile(r"A graph visualization with (\d+) nodes and (\d+) relations
 
 
 def _pixels_near(image: Image.Image, hex_colour: str, tolerance: int = 24) -> int:
-    target = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return sum(count for count, rgb in image.getcolors(image.width * image.height)
-               if all(abs(a - b) <= tolerance for a, b in zip(rgb, target, strict=True)))
+    target = tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return sum(
+        count
+        for count, rgb in image.getcolors(image.width * image.height)
+        if all(abs(a - b) <= tolerance for a, b in zip(rgb, target, strict=True))
+    )
 
 
 @pytest.fixture
@@ -72,10 +75,21 @@ async def test_html_explain_renders_a_graph_in_headless_chromium(incident, tmp_p
 async def test_explain_command_prints_the_table_and_writes_the_page(incident, tmp_path):
     page = tmp_path / "cli.html"
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from engrava_graph.cli import app; app()", "explain", QUERY,
-        "--namespace", incident.namespace, "--now", NOW, "--html", str(page),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "COLUMNS": "160"})
+        sys.executable,
+        "-c",
+        "from engrava_graph.cli import app; app()",
+        "explain",
+        QUERY,
+        "--namespace",
+        incident.namespace,
+        "--now",
+        NOW,
+        "--html",
+        str(page),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "COLUMNS": "160"},
+    )
     out, err = await process.communicate()
     assert process.returncode == 0, err.decode()
     text = out.decode()
@@ -85,9 +99,16 @@ async def test_explain_command_prints_the_table_and_writes_the_page(incident, tm
 
 async def test_explain_command_fails_clearly_on_a_missing_namespace(incident):
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "from engrava_graph.cli import app; app()", "explain", QUERY,
-        "--namespace", f"{incident.namespace}-none",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-c",
+        "from engrava_graph.cli import app; app()",
+        "explain",
+        QUERY,
+        "--namespace",
+        f"{incident.namespace}-none",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, err = await process.communicate()
     assert process.returncode == 1
     assert "does not exist" in err.decode()

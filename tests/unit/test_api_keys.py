@@ -16,9 +16,15 @@ from engrava_graph.cli import app
 
 
 def test_keys_come_from_the_environment_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ENGRAVA_API_KEYS", json.dumps([
-        {"name": "agent", "key": "k" * 20, "namespaces": ["a", "b"]},
-        {"key_sha256": "ab" * 32, "namespaces": ["*"], "read_only": True}]))
+    monkeypatch.setenv(
+        "ENGRAVA_API_KEYS",
+        json.dumps(
+            [
+                {"name": "agent", "key": "k" * 20, "namespaces": ["a", "b"]},
+                {"key_sha256": "ab" * 32, "namespaces": ["*"], "read_only": True},
+            ]
+        ),
+    )
     monkeypatch.setenv("NEO4J_URI", "bolt://example:7687")
     settings = ApiSettings(_env_file=None)
     assert settings.neo4j_uri == "bolt://example:7687"
@@ -28,8 +34,9 @@ def test_keys_come_from_the_environment_as_json(monkeypatch: pytest.MonkeyPatch)
 
 def test_keyring_matches_plain_and_hashed_keys() -> None:
     plain = ApiKey(name="rw", key="p" * 16, namespaces=("a",))
-    hashed = ApiKey(key_sha256=hashlib.sha256(b"h" * 16).hexdigest(), namespaces=("*",),
-                    read_only=True)
+    hashed = ApiKey(
+        key_sha256=hashlib.sha256(b"h" * 16).hexdigest(), namespaces=("*",), read_only=True
+    )
     ring = KeyRing([plain, hashed])
     rw = ring.authenticate("p" * 16)
     assert rw is not None and rw.name == "rw" and rw.may_use("a") and not rw.may_use("b")
@@ -50,13 +57,16 @@ def test_duplicate_keys_and_names_are_refused() -> None:
     with pytest.raises(ValueError, match="twice"):
         ApiSettings(_env_file=None, api_keys=[key, {**key, "name": "other"}])
     with pytest.raises(ValueError, match="unique"):
-        ApiSettings(_env_file=None, api_keys=[{**key, "name": "x"},
-                                              {"key": "e" * 16, "namespaces": ["*"], "name": "x"}])
+        ApiSettings(
+            _env_file=None,
+            api_keys=[{**key, "name": "x"}, {"key": "e" * 16, "namespaces": ["*"], "name": "x"}],
+        )
 
 
 @pytest.mark.parametrize("value", ["", "not json", "{'single': 'quotes'}"])
-def test_unparsable_keys_are_one_clear_paragraph(monkeypatch: pytest.MonkeyPatch,
-                                                 value: str) -> None:
+def test_unparsable_keys_are_one_clear_paragraph(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     monkeypatch.setenv("ENGRAVA_API_KEYS", value)
     with pytest.raises(ValueError) as caught:
         load_settings(None)
@@ -66,9 +76,11 @@ def test_unparsable_keys_are_one_clear_paragraph(monkeypatch: pytest.MonkeyPatch
 
 
 def test_invalid_settings_name_the_variable_never_the_value(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ENGRAVA_API_KEYS",
-                       json.dumps([{"key": "short-secret", "namespaces": ["a"]}]))
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(
+        "ENGRAVA_API_KEYS", json.dumps([{"key": "short-secret", "namespaces": ["a"]}])
+    )
     monkeypatch.setenv("ENGRAVA_MAX_BODY_BYTES", "lots")
     with pytest.raises(ValueError) as caught:
         load_settings(None)
@@ -86,7 +98,8 @@ def keep_logging(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.usefixtures("keep_logging")
 def test_serve_reports_configuration_problems_with_exit_code_2(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("ENGRAVA_API_KEYS", "")
     result = CliRunner().invoke(app, ["serve", "--env-file", "/nonexistent/.env"])
     assert result.exit_code == 2
@@ -101,8 +114,9 @@ def test_serve_prints_where_it_listens(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: dict[str, object] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(options))
     monkeypatch.setenv("ENGRAVA_EMBEDDER", "none")
-    result = CliRunner().invoke(app, ["serve", "--insecure-dev", "--port", "8123",
-                                      "--env-file", "/nonexistent/.env"])
+    result = CliRunner().invoke(
+        app, ["serve", "--insecure-dev", "--port", "8123", "--env-file", "/nonexistent/.env"]
+    )
     assert result.exit_code == 0, result.output
     assert "engrava-graph API on http://127.0.0.1:8123 (docs at /docs)" in result.output
     assert ran["port"] == 8123

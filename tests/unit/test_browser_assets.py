@@ -48,13 +48,16 @@ def test_grass_parses_and_styles_every_label_and_relationship_type():
         assert "<type>" not in caption or caption == "<type>", selector
 
 
-@pytest.mark.parametrize("broken", [
-    "node { color: #fff }\n/* a comment */\nnode.Task { color: #000; }",
-    "node.Task { caption: '{a}: {b}'; }",
-    "node.Task { colour: #000; }",
-    "node.Task.Extra:x { color: #000; }",
-    "node { color: #fff; }\nnode { color: #000; }",
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "node { color: #fff }\n/* a comment */\nnode.Task { color: #000; }",
+        "node.Task { caption: '{a}: {b}'; }",
+        "node.Task { colour: #000; }",
+        "node.Task.Extra:x { color: #000; }",
+        "node { color: #fff; }\nnode { color: #000; }",
+    ],
+)
 def test_grass_reader_rejects_what_browser_would_misread(broken):
     with pytest.raises(ValueError):
         parse_grass(broken)
@@ -86,8 +89,11 @@ def test_bloom_perspective_has_a_category_per_thought_type():
         category = by_label[(label,)]
         assert category["name"] == label
         assert re.fullmatch(r"#[0-9A-Fa-f]{6}", category["color"])
-        sized = {r["conditionValue"]: r["size"] for r in category["styleRules"]
-                 if r["applySize"] and r["basedOn"] == "priority_string"}
+        sized = {
+            r["conditionValue"]: r["size"]
+            for r in category["styleRules"]
+            if r["applySize"] and r["basedOn"] == "priority_string"
+        }
         assert sized["P1"] > sized["P2"] > sized["P3"] > sized["P4"]
     ids = [c["id"] for c in perspective["categories"]]
     assert len(set(ids)) == len(ids)
@@ -96,9 +102,11 @@ def test_bloom_perspective_has_a_category_per_thought_type():
 
 def test_bloom_search_phrases_are_parameterised():
     templates = {t["text"]: t for t in bloom_perspective()["templates"]}
-    assert set(templates) == {"causal chain of $thought in $namespace",
-                              "reflections about $text in $namespace",
-                              "what led to $thought in $namespace"}
+    assert set(templates) == {
+        "causal chain of $thought in $namespace",
+        "reflections about $text in $namespace",
+        "what led to $thought in $namespace",
+    }
     for text, template in templates.items():
         declared = {p["name"] for p in template["params"]}
         assert declared == {f"${n}" for n in PARAM_USE.findall(text)}
@@ -116,11 +124,19 @@ def test_asset_server_serves_the_style_and_guide_cross_origin():
             response = httpx.get(f"http://127.0.0.1:{port}/{name}", timeout=10)
             assert response.status_code == 200 and wanted in response.text
             assert response.headers["access-control-allow-origin"] == "*"
-        assert httpx.get(f"http://127.0.0.1:{port}/../../pyproject.toml",
-                         timeout=10).status_code == 404
-        preflight = httpx.options(f"http://127.0.0.1:{port}/{STYLE_FILE}", timeout=10, headers={
-            "Origin": "http://localhost:7474", "Access-Control-Request-Method": "GET",
-            "Access-Control-Request-Headers": "x-requested-with"})
+        assert (
+            httpx.get(f"http://127.0.0.1:{port}/../../pyproject.toml", timeout=10).status_code
+            == 404
+        )
+        preflight = httpx.options(
+            f"http://127.0.0.1:{port}/{STYLE_FILE}",
+            timeout=10,
+            headers={
+                "Origin": "http://localhost:7474",
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "x-requested-with",
+            },
+        )
         assert preflight.status_code == 204
         assert preflight.headers["access-control-allow-origin"] == "*"
         assert "x-requested-with" in preflight.headers["access-control-allow-headers"]

@@ -24,19 +24,27 @@ from engrava_graph.model.records import ThoughtRecord
 
 def _pydantic_error() -> pydantic.ValidationError:
     with pytest.raises(pydantic.ValidationError) as caught:
-        ThoughtRecord.model_validate({"thought_type": "NOTE", "essence": "", "content": "c",
-                                      "source": "s"})
+        ThoughtRecord.model_validate(
+            {"thought_type": "NOTE", "essence": "", "content": "c", "source": "s"}
+        )
     return caught.value
 
 
-@pytest.mark.parametrize("error, code, needle", [
-    (ValidationFailedError("limit must be 1..10000"), EXIT_USAGE, "limit must be"),
-    (_pydantic_error(), EXIT_USAGE, "invalid essence"),
-    (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
-    (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
-    (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),
-    (RuntimeError("boom\nsecond line"), EXIT_FAILURE, "unexpected RuntimeError: boom second line"),
-])
+@pytest.mark.parametrize(
+    "error, code, needle",
+    [
+        (ValidationFailedError("limit must be 1..10000"), EXIT_USAGE, "limit must be"),
+        (_pydantic_error(), EXIT_USAGE, "invalid essence"),
+        (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
+        (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
+        (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),
+        (
+            RuntimeError("boom\nsecond line"),
+            EXIT_FAILURE,
+            "unexpected RuntimeError: boom second line",
+        ),
+    ],
+)
 def test_each_failure_gets_its_exit_code_and_one_line(error, code, needle) -> None:
     got_code, message = describe(error)
     assert got_code == code
@@ -59,8 +67,9 @@ def test_an_escaping_exception_is_one_line_without_a_traceback(capsys, monkeypat
         _app()([], prog_name="engrava-graph")
     assert exited.value.code == EXIT_FAILURE
     err = capsys.readouterr().err
-    assert err.splitlines() == [f"error: unexpected RuntimeError: it broke (set "
-                                f"{TRACEBACK_VARIABLE}=1 for the traceback)"]
+    assert err.splitlines() == [
+        f"error: unexpected RuntimeError: it broke (set {TRACEBACK_VARIABLE}=1 for the traceback)"
+    ]
 
 
 def test_the_traceback_variable_lets_the_exception_through(monkeypatch) -> None:

@@ -38,8 +38,9 @@ BASE = "http://engrava.test"
 _REQUEST = httpx.Request("GET", f"{BASE}/v1/thoughts/x")
 
 
-def answer(status: int, body: Any = None, headers: dict[str, str] | None = None,
-           text: str | None = None) -> httpx.Response:
+def answer(
+    status: int, body: Any = None, headers: dict[str, str] | None = None, text: str | None = None
+) -> httpx.Response:
     if text is not None:
         return httpx.Response(status, text=text, headers=headers, request=_REQUEST)
     return httpx.Response(status, json=body, headers=headers, request=_REQUEST)
@@ -50,45 +51,59 @@ def error_body(code: str, message: str = "what to do", field: str | None = None)
 
 
 def thought_json(thought_id: str = "x") -> dict[str, Any]:
-    return ThoughtRecord(thought_id=thought_id, thought_type=ThoughtType.NOTE, essence="e", content="c",
-                         source="s").model_dump(mode="json")
+    return ThoughtRecord(
+        thought_id=thought_id, thought_type=ThoughtType.NOTE, essence="e", content="c", source="s"
+    ).model_dump(mode="json")
 
 
 # -- error mapping ---------------------------------------------------------------------------
 
+
 def test_a_library_error_keeps_the_service_message_and_the_call_context() -> None:
     error = error_from_response(
         answer(409, error_body("duplicate_edge", "an edge 'a' -[CAUSED_BY]-> 'b' exists")),
-        {"from_thought_id": "a", "to_thought_id": "b", "edge_type": "CAUSED_BY"})
+        {"from_thought_id": "a", "to_thought_id": "b", "edge_type": "CAUSED_BY"},
+    )
     assert isinstance(error, DuplicateEdgeError)
     assert str(error) == "an edge 'a' -[CAUSED_BY]-> 'b' exists"
     assert (error.from_thought_id, error.to_thought_id, error.edge_type, error.edge_id) == (
-        "a", "b", "CAUSED_BY", None)
+        "a",
+        "b",
+        "CAUSED_BY",
+        None,
+    )
     assert (error.status, error.code, error.field) == (409, "duplicate_edge", None)
 
-    missing = error_from_response(answer(404, error_body("thought_not_found")),
-                                  {"thought_id": "x"})
+    missing = error_from_response(answer(404, error_body("thought_not_found")), {"thought_id": "x"})
     assert isinstance(missing, ThoughtNotFoundError) and missing.thought_id == "x"
-    invalid = error_from_response(answer(422, error_body("invalid_request", "limit: too big",
-                                                         field="limit")))
+    invalid = error_from_response(
+        answer(422, error_body("invalid_request", "limit: too big", field="limit"))
+    )
     assert isinstance(invalid, ValidationFailedError)
     assert (invalid.errors, invalid.field, invalid.status) == ([], "limit", 422)
 
 
-@pytest.mark.parametrize(("status", "code", "expected"), [
-    (401, "unauthenticated", AuthenticationError),
-    (403, "namespace_forbidden", PermissionDeniedError),
-    (403, "read_only_key", PermissionDeniedError),
-    (401, "some_new_code", AuthenticationError),
-    (403, "some_new_code", PermissionDeniedError),
-    (404, "job_not_found", ApiError),
-    (418, "teapot", ApiError),
-])
+@pytest.mark.parametrize(
+    ("status", "code", "expected"),
+    [
+        (401, "unauthenticated", AuthenticationError),
+        (403, "namespace_forbidden", PermissionDeniedError),
+        (403, "read_only_key", PermissionDeniedError),
+        (401, "some_new_code", AuthenticationError),
+        (403, "some_new_code", PermissionDeniedError),
+        (404, "job_not_found", ApiError),
+        (418, "teapot", ApiError),
+    ],
+)
 def test_http_layer_errors(status: int, code: str, expected: type[ApiError]) -> None:
     error = error_from_response(answer(status, error_body(code, "go away", "Authorization")))
     assert type(error) is expected
     assert (error.status, error.code, error.message, error.field) == (
-        status, code, "go away", "Authorization")
+        status,
+        code,
+        "go away",
+        "Authorization",
+    )
 
 
 def test_an_answer_that_is_not_the_service_json_is_an_api_error() -> None:
@@ -98,6 +113,7 @@ def test_an_answer_that_is_not_the_service_json_is_an_api_error() -> None:
 
 
 # -- the retry operation, stepped by hand ----------------------------------------------------
+
 
 def run_send(transport: Transport, call: Call[Any], outcomes: list[Any]) -> tuple[Any, list]:
     """Drive ``transport.send(call)`` with the given outcomes for its requests; return the
@@ -112,8 +128,13 @@ def run_send(transport: Transport, call: Call[Any], outcomes: list[Any]) -> tupl
     return run.result, effects
 
 
-GET_THOUGHT = Call("GET", "/v1/thoughts/x", ThoughtRecord.model_validate,
-                   context={"thought_id": "x"}, replayable=True)
+GET_THOUGHT = Call(
+    "GET",
+    "/v1/thoughts/x",
+    ThoughtRecord.model_validate,
+    context={"thought_id": "x"},
+    replayable=True,
+)
 
 
 def test_a_503_is_retried_after_its_retry_after() -> None:
@@ -146,7 +167,7 @@ def test_connection_errors_back_off_exponentially_then_give_up() -> None:
     assert isinstance(caught.value.__cause__, httpx.ConnectError)
     assert len(delays) == 3
     for attempt, delay in enumerate(delays):
-        base = BACKOFF_INITIAL * 2 ** attempt
+        base = BACKOFF_INITIAL * 2**attempt
         assert base <= delay <= base + BACKOFF_JITTER
 
 
@@ -171,9 +192,17 @@ def test_an_unexpected_success_answer_is_an_api_error() -> None:
     assert caught.value.code == "unexpected_answer"
 
 
-@pytest.mark.parametrize(("header", "seconds"), [
-    ("5", 5.0), ("0", 0.0), ("1.5", 1.5), ("-1", None), ("Wed, 21 Oct 2015 07:28:00 GMT", None),
-    (None, None)])
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("5", 5.0),
+        ("0", 0.0),
+        ("1.5", 1.5),
+        ("-1", None),
+        ("Wed, 21 Oct 2015 07:28:00 GMT", None),
+        (None, None),
+    ],
+)
 def test_retry_after_header(header: str | None, seconds: float | None) -> None:
     headers = {} if header is None else {"Retry-After": header}
     assert retry_after(answer(503, {}, headers)) == seconds
@@ -202,6 +231,7 @@ def test_the_shared_methods_show_their_own_signature_and_docs() -> None:
 
 # -- both shells over a mocked HTTP transport ------------------------------------------------
 
+
 class FlakyService:
     """Answers 503 with ``Retry-After: 0`` once, then the thought; records the requests."""
 
@@ -211,8 +241,9 @@ class FlakyService:
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
         if len(self.requests) == 1:
-            return httpx.Response(503, json=error_body("neo4j_unavailable"),
-                                  headers={"Retry-After": "0"})
+            return httpx.Response(
+                503, json=error_body("neo4j_unavailable"), headers={"Retry-After": "0"}
+            )
         return httpx.Response(200, json=thought_json("a/b"))
 
 
@@ -226,13 +257,15 @@ def check_flaky(service: FlakyService, thought: ThoughtRecord) -> None:
 
 def test_sync_client_retries_a_503() -> None:
     service = FlakyService()
-    with Client(BASE, "secret-key-0123456789", namespace="ns-1",
-                transport=httpx.MockTransport(service)) as client:
+    with Client(
+        BASE, "secret-key-0123456789", namespace="ns-1", transport=httpx.MockTransport(service)
+    ) as client:
         check_flaky(service, client.get_thought("a/b"))
 
 
 async def test_async_client_retries_a_503() -> None:
     service = FlakyService()
-    async with AsyncClient(BASE, "secret-key-0123456789", namespace="ns-1",
-                           transport=httpx.MockTransport(service)) as client:
+    async with AsyncClient(
+        BASE, "secret-key-0123456789", namespace="ns-1", transport=httpx.MockTransport(service)
+    ) as client:
         check_flaky(service, await client.get_thought("a/b"))

@@ -42,8 +42,7 @@ def test_a_resent_batch_is_aligned_with_the_stored_tail() -> None:
     again = place("c", first, stored, 3)
     assert [p.existing for p in again] == [r.thought_id for r in stored]
     grown = place("c", [*first[1:], _msg("d")], stored, 3)  # history tail + one new message
-    assert [(p.position, p.existing is None) for p in grown] == [(1, False), (2, False),
-                                                                  (3, True)]
+    assert [(p.position, p.existing is None) for p in grown] == [(1, False), (2, False), (3, True)]
 
 
 def test_a_repeated_text_not_at_the_tail_is_a_new_message() -> None:

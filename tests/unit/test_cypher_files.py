@@ -23,8 +23,10 @@ CODE_DIRS = ("engrava_graph", "api", "tests", "benchmarks")
 def test_the_header_declares_exactly_the_parameters_the_body_uses(name: str) -> None:
     assert header(name).lines, f"{name}.cypher has no header comment"
     declared, used = declared_params(name), used_params(name)
-    assert declared == used, (f"{name}: declared but unused {sorted(declared - used)}, "
-                              f"used but undeclared {sorted(used - declared)}")
+    assert declared == used, (
+        f"{name}: declared but unused {sorted(declared - used)}, "
+        f"used but undeclared {sorted(used - declared)}"
+    )
 
 
 def _python_sources() -> list[str]:
@@ -43,8 +45,10 @@ def _is_used(name: str, python: list[str], cypher_files: dict[str, str]) -> bool
     if stem.startswith("_"):
         include = re.compile(r"\{\{>\s*" + re.escape(name) + r"\s*\}\}")
         return any(include.search(text) for other, text in cypher_files.items() if other != name)
-    return any(f'"{name}"' in text or (f'f"{directory}/{{' in text and f'"{stem}"' in text)
-               for text in python)
+    return any(
+        f'"{name}"' in text or (f'f"{directory}/{{' in text and f'"{stem}"' in text)
+        for text in python
+    )
 
 
 def test_every_cypher_file_is_used_by_code() -> None:
@@ -64,8 +68,9 @@ def _command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> set[tupl
 
 def test_the_commands_the_registry_names_exist() -> None:
     commands = _command_paths(typer.main.get_group(app))
-    named = re.findall(r"engrava-graph ((?:[a-z][a-z-]*)(?: [a-z][a-z-]*)?)",
-                       registry.__doc__ or "")
+    named = re.findall(
+        r"engrava-graph ((?:[a-z][a-z-]*)(?: [a-z][a-z-]*)?)", registry.__doc__ or ""
+    )
     assert named
     for words in named:
         parts = tuple(words.split())

@@ -36,7 +36,8 @@ def test_session_ndcg_rewards_each_gold_session_once_and_early():
     ideal = 1 + 1 / math.log2(3)
     assert session_ndcg_at_k([{"S1"}, {"S2"}], gold, 5) == pytest.approx(1.0)
     assert session_ndcg_at_k([{"S1"}, {"S1"}, {"S2"}], gold, 5) == pytest.approx(
-        (1 + 1 / math.log2(4)) / ideal)
+        (1 + 1 / math.log2(4)) / ideal
+    )
     assert session_ndcg_at_k([{"S3"}], gold, 5) == 0.0
     assert session_ndcg_at_k([{"S1"}], set(), 5) == 0.0
 
@@ -57,18 +58,25 @@ def test_locomo_ids_and_fingerprints():
 
 
 def _answer(system: str, category: str, ranked: list[set[str]], latency: float) -> Answer:
-    return Answer(system=system, conversation="c", category=category,
-                  evidence=frozenset({"D1:1"}), ranked=tuple(f"t{i}" for i in range(len(ranked))),
-                  turns=tuple(frozenset(r) for r in ranked),
-                  sessions=tuple(frozenset(session_id(d) for d in r) for r in ranked),
-                  latency_ms=latency)
+    return Answer(
+        system=system,
+        conversation="c",
+        category=category,
+        evidence=frozenset({"D1:1"}),
+        ranked=tuple(f"t{i}" for i in range(len(ranked))),
+        turns=tuple(frozenset(r) for r in ranked),
+        sessions=tuple(frozenset(session_id(d) for d in r) for r in ranked),
+        latency_ms=latency,
+    )
 
 
 def _figures() -> dict:
-    answers = [_answer("vector", "single-hop", [{"D1:1"}], 10.0),
-               _answer("vector", "temporal", [set(), {"D1:1"}], 30.0),
-               _answer("retrieve", "single-hop", [set()], 20.0),
-               _answer("retrieve", "temporal", [{"D1:1"}], 40.0)]
+    answers = [
+        _answer("vector", "single-hop", [{"D1:1"}], 10.0),
+        _answer("vector", "temporal", [set(), {"D1:1"}], 30.0),
+        _answer("retrieve", "single-hop", [set()], 20.0),
+        _answer("retrieve", "temporal", [{"D1:1"}], 40.0),
+    ]
     figures = summarize(answers, top_k=10)
     figures["meta"] = {"top_k": 10}
     return figures
@@ -97,13 +105,15 @@ def test_categories_follow_locomo_order_then_unknown_then_overall():
 def test_tables_have_one_row_per_category_and_system():
     figures = _figures()
     headers, rows = score_table(figures)
-    assert headers == ["category", "system", "questions", "R@5", "R@10", "S-hit@1",
-                       "S-NDCG@5"]
+    assert headers == ["category", "system", "questions", "R@5", "R@10", "S-hit@1", "S-NDCG@5"]
     assert [r[:2] for r in rows][:2] == [["temporal", "retrieve"], ["temporal", "vector"]]
     assert len(rows) == 6
     assert latency_table(figures)[1][0][:2] == ["retrieve", "30.0"]
-    assert markdown_table(["a", "b"], [["1", "2"]]).splitlines() == ["| a | b |", "|---|---|",
-                                                                      "| 1 | 2 |"]
+    assert markdown_table(["a", "b"], [["1", "2"]]).splitlines() == [
+        "| a | b |",
+        "|---|---|",
+        "| 1 | 2 |",
+    ]
 
 
 def test_calibration_error_weights_each_bin_by_its_results():
@@ -121,9 +131,12 @@ def test_routing_accuracy_counts_only_questions_where_pathways_differ():
     from engrava_graph.demo.metrics import routing_accuracy
 
     result = routing_accuracy(
-        [{"exact": 1.0, "energy": 0.5, "attention": 1.0},
-         {"exact": 0.5, "energy": 0.5, "attention": 0.5},
-         {"exact": 0.0, "energy": 1.0, "attention": 0.0}],
-        ["attention", "exact", "exact"])
+        [
+            {"exact": 1.0, "energy": 0.5, "attention": 1.0},
+            {"exact": 0.5, "energy": 0.5, "attention": 0.5},
+            {"exact": 0.0, "energy": 1.0, "attention": 0.0},
+        ],
+        ["attention", "exact", "exact"],
+    )
     assert (result["differing"], result["correct"], result["accuracy"]) == (2, 1, 0.5)
     assert result["best_counts"] == {"attention": 1, "energy": 1, "exact": 1}

@@ -30,10 +30,15 @@ def _all_subclasses(cls: type) -> set[type]:
 def test_every_library_error_has_an_entry() -> None:
     for module in pkgutil.walk_packages(engrava_graph.__path__, "engrava_graph."):
         importlib.import_module(module.name)
-    ours = {c for c in _all_subclasses(EngravaGraphError) if c.__module__.startswith("engrava_graph")
-            and not issubclass(c, ApiError)}  # the Python client's errors about its HTTP calls
+    ours = {
+        c
+        for c in _all_subclasses(EngravaGraphError)
+        if c.__module__.startswith("engrava_graph") and not issubclass(c, ApiError)
+    }  # the Python client's errors about its HTTP calls
     missing = sorted(c.__qualname__ for c in ours - set(ERROR_CODES))
-    assert not missing, f"add these errors to engrava_graph.model.error_codes.ERROR_CODES: {missing}"
+    assert not missing, (
+        f"add these errors to engrava_graph.model.error_codes.ERROR_CODES: {missing}"
+    )
 
 
 def test_statuses_and_codes_are_sane() -> None:
@@ -50,11 +55,15 @@ def test_an_unlisted_class_takes_its_nearest_ancestors_entry() -> None:
     assert error_code(Unlisted("x")) == ERROR_CODES[ThoughtNotFoundError]
 
 
-@pytest.mark.parametrize(("cls", "entry"), list(ERROR_CODES.items()),
-                         ids=[cls.__name__ for cls in ERROR_CODES])
+@pytest.mark.parametrize(
+    ("cls", "entry"), list(ERROR_CODES.items()), ids=[cls.__name__ for cls in ERROR_CODES]
+)
 def test_the_client_round_trips_every_code(cls: type[EngravaGraphError], entry: ErrorCode) -> None:
-    answer = httpx.Response(entry.status, json={"error": entry.code, "message": "m", "field": None},
-                            request=httpx.Request("GET", "http://engrava.test/v1/thoughts/x"))
+    answer = httpx.Response(
+        entry.status,
+        json={"error": entry.code, "message": "m", "field": None},
+        request=httpx.Request("GET", "http://engrava.test/v1/thoughts/x"),
+    )
     error = error_from_response(answer)
     expected = ApiError if cls is EngravaGraphError else cls  # bad_request names no class
     assert type(error) is expected

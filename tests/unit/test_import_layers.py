@@ -18,7 +18,8 @@ PACKAGE = Path(engrava_graph.__file__).parent
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imported_modules(tree: ast.AST) -> list[str]:
@@ -107,8 +108,12 @@ def _cycles(edges: dict[tuple[str, str], str]) -> list[list[str]]:
 def test_the_library_parts_import_each_other_in_no_cycle() -> None:
     edges = _edges()
     problems = [
-        f"{group}: " + "; ".join(f"{a} -> {b} ({where})" for (a, b), where in sorted(edges.items())
-                                  if a in group and b in group)
+        f"{group}: "
+        + "; ".join(
+            f"{a} -> {b} ({where})"
+            for (a, b), where in sorted(edges.items())
+            if a in group and b in group
+        )
         for group in _cycles(edges)
     ]
     assert not problems, "import cycles between parts of engrava_graph:\n" + "\n".join(problems)

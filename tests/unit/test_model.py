@@ -32,17 +32,29 @@ from tests.factories import thought
 
 
 def test_thought_types_are_exactly_the_six():
-    assert [t.value for t in ThoughtType] == ["TASK", "OBSERVATION", "BELIEF", "REFLECTION",
-                                              "OUTPUT_DRAFT", "NOTE"]
+    assert [t.value for t in ThoughtType] == [
+        "TASK",
+        "OBSERVATION",
+        "BELIEF",
+        "REFLECTION",
+        "OUTPUT_DRAFT",
+        "NOTE",
+    ]
     assert ThoughtType.OUTPUT_DRAFT.label == "OutputDraft"
 
 
 def test_edge_types_include_the_causal_pair():
-    assert {"CAUSED_BY", "LEADS_TO", "CONSOLIDATED_FROM", "MESSAGE_OF"} <= {e.value for e in EdgeType}
+    assert {"CAUSED_BY", "LEADS_TO", "CONSOLIDATED_FROM", "MESSAGE_OF"} <= {
+        e.value for e in EdgeType
+    }
 
 
 def test_priority_orders_p1_first():
-    assert sorted([Priority.P3, Priority.P1, Priority.P4]) == [Priority.P1, Priority.P3, Priority.P4]
+    assert sorted([Priority.P3, Priority.P1, Priority.P4]) == [
+        Priority.P1,
+        Priority.P3,
+        Priority.P4,
+    ]
 
 
 def test_essence_of_201_characters_is_rejected_with_a_clear_message():
@@ -51,8 +63,16 @@ def test_essence_of_201_characters_is_rejected_with_a_clear_message():
     assert len(thought("x" * 200).essence) == 200
 
 
-@pytest.mark.parametrize("field,value", [("content", ""), ("source", ""), ("confidence", 1.5),
-                                         ("created_cycle", -1), ("thought_type", "IDEA")])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("content", ""),
+        ("source", ""),
+        ("confidence", 1.5),
+        ("created_cycle", -1),
+        ("thought_type", "IDEA"),
+    ],
+)
 def test_bad_fields(field, value):
     with pytest.raises(ValidationError):
         thought("ok", **{field: value})
@@ -88,8 +108,11 @@ def test_created_at_is_immutable_but_restating_is_fine():
 
 
 def test_instants_are_normalised_to_utc():
-    t = thought("x", valid_from=datetime(2024, 1, 1, 2, tzinfo=timezone(timedelta(hours=2))),
-                valid_until="2024-01-02T00:00:00")
+    t = thought(
+        "x",
+        valid_from=datetime(2024, 1, 1, 2, tzinfo=timezone(timedelta(hours=2))),
+        valid_until="2024-01-02T00:00:00",
+    )
     assert t.valid_from == datetime(2024, 1, 1, tzinfo=UTC)
     assert t.valid_until.tzinfo is UTC
 
@@ -154,8 +177,12 @@ def test_cycle_error_names_where_the_cycle_came_from():
 
 
 def test_transition_error_reason_replaces_the_generic_steps():
-    error = InvalidTransitionError(entity_type="LifecycleStatus", current_state="DONE",
-                                   target_state="ACTIVE", reason="needs ARCHIVED; it is DONE")
+    error = InvalidTransitionError(
+        entity_type="LifecycleStatus",
+        current_state="DONE",
+        target_state="ACTIVE",
+        reason="needs ARCHIVED; it is DONE",
+    )
     assert str(error) == "needs ARCHIVED; it is DONE"
     assert (error.current_state, error.target_state) == ("DONE", "ACTIVE")
 

@@ -26,7 +26,13 @@ from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.temporal import period_bounds
 from engrava_graph.search.fusion import SearchConfig, TimeConfig
-from engrava_graph.wire import BulkThoughts, DreamRequest, RestoreRequest, ThoughtCreate, ThoughtPatch
+from engrava_graph.wire import (
+    BulkThoughts,
+    DreamRequest,
+    RestoreRequest,
+    ThoughtCreate,
+    ThoughtPatch,
+)
 
 THOUGHT = {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "unit"}
 EDGE = {"from_thought_id": "a", "to_thought_id": "b", "edge_type": "ASSOCIATED"}
@@ -45,8 +51,10 @@ def _field(errors: list[dict[str, Any]]) -> str:
     return ".".join(str(p) for p in errors[0]["loc"])
 
 
-@pytest.mark.parametrize("field", ["access_count", "confirmation_count", "created_cycle",
-                                   "updated_cycle", "archived_at_cycle"])
+@pytest.mark.parametrize(
+    "field",
+    ["access_count", "confirmation_count", "created_cycle", "updated_cycle", "archived_at_cycle"],
+)
 def test_thought_counts_and_cycles_stop_at_int64_max(field: str) -> None:
     errors = _refused(ThoughtRecord, {**THOUGHT, field: 2**63})
     assert _field(errors) == field
@@ -93,16 +101,24 @@ def test_non_finite_floats_are_refused_everywhere(value: float) -> None:
             assert errors[0]["msg"] == "Input should be a finite number"
 
 
-@pytest.mark.parametrize("model,data,field", [
-    (EdgeRecord, {**EDGE, "created_cycle": 2**63}, "created_cycle"),
-    (ThoughtPatch, {"updated_cycle": 2**63}, "updated_cycle"),
-    (RestoreRequest, {"current_cycle": 2**63}, "current_cycle"),
-    (DreamRequest, {"current_cycle": 2**63}, "current_cycle"),
-    (RetrieveRequest, {"query": "q", "current_cycle": 2**63}, "current_cycle"),
-    (BulkThoughts, {"thoughts": [{**THOUGHT, "access_count": 2**63}]}, "thoughts.0.access_count"),
-])
-def test_request_models_bound_their_cycles(model: type[BaseModel], data: dict[str, Any],
-                                           field: str) -> None:
+@pytest.mark.parametrize(
+    "model,data,field",
+    [
+        (EdgeRecord, {**EDGE, "created_cycle": 2**63}, "created_cycle"),
+        (ThoughtPatch, {"updated_cycle": 2**63}, "updated_cycle"),
+        (RestoreRequest, {"current_cycle": 2**63}, "current_cycle"),
+        (DreamRequest, {"current_cycle": 2**63}, "current_cycle"),
+        (RetrieveRequest, {"query": "q", "current_cycle": 2**63}, "current_cycle"),
+        (
+            BulkThoughts,
+            {"thoughts": [{**THOUGHT, "access_count": 2**63}]},
+            "thoughts.0.access_count",
+        ),
+    ],
+)
+def test_request_models_bound_their_cycles(
+    model: type[BaseModel], data: dict[str, Any], field: str
+) -> None:
     assert _field(_refused(model, data)) == field
 
 
@@ -114,13 +130,18 @@ def test_an_instant_outside_the_calendar_in_utc_is_a_validation_error(field: str
     with pytest.raises(ValueError, match="representable"):
         to_utc(late)
     assert _field(_refused(BulkThoughts, {"thoughts": [{**THOUGHT, field: OFF_CALENDAR}]})) == (
-        f"thoughts.0.{field}")
+        f"thoughts.0.{field}"
+    )
 
 
 def test_calendar_edges_and_naive_instants_are_accepted_as_utc() -> None:
     first, last = datetime.min.replace(tzinfo=UTC), datetime.max.replace(tzinfo=UTC)
-    t = ThoughtRecord(**THOUGHT, valid_from="0001-01-01T00:00:00Z", valid_until=last,
-                      expires_at=datetime(2030, 1, 1))
+    t = ThoughtRecord(
+        **THOUGHT,
+        valid_from="0001-01-01T00:00:00Z",
+        valid_until=last,
+        expires_at=datetime(2030, 1, 1),
+    )
     assert t.valid_from == first and t.valid_until == last
     assert t.expires_at == datetime(2030, 1, 1, tzinfo=UTC)  # naive = UTC
 
@@ -136,8 +157,9 @@ def test_retrieve_request_instants_and_filters_fail_typed() -> None:
 
 
 def test_epoch_millis_are_exact_and_out_of_range_reads_as_missing() -> None:
-    assert from_epoch_millis(1_700_000_000_123) == datetime(2023, 11, 14, 22, 13, 20, 123000,
-                                                            tzinfo=UTC)
+    assert from_epoch_millis(1_700_000_000_123) == datetime(
+        2023, 11, 14, 22, 13, 20, 123000, tzinfo=UTC
+    )
     assert from_epoch_millis(-62_135_596_800_000) == datetime.min.replace(tzinfo=UTC)
     assert from_epoch_millis(253_402_300_799_999).year == 9999
     for out in (-62_135_596_800_001, 253_402_300_800_000, INT64_MAX, INT64_MIN):
@@ -158,17 +180,21 @@ def test_cycles_given_to_the_library_stop_at_int64_max() -> None:
         validate_cycle(2**63)
 
 
-@pytest.mark.parametrize("model,data", [
-    (SearchConfig, {"fts_weight": float("inf")}),
-    (SearchConfig, {"vector_overfetch": 2**63}),
-    (TimeConfig, {"access_decay_rate": float("nan")}),
-    (RetrievalConfig, {"max_entity_degree": 2**63}),
-    (DreamingConfig, {"signals": {"recency": float("inf")}}),
-    (DreamingGates, {"max_cluster_size": 2**63}),
-    (HygienePolicy, {"max_access_count": 2**63}),
-])
-def test_configuration_reaching_cypher_is_bounded_too(model: type[BaseModel],
-                                                      data: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "model,data",
+    [
+        (SearchConfig, {"fts_weight": float("inf")}),
+        (SearchConfig, {"vector_overfetch": 2**63}),
+        (TimeConfig, {"access_decay_rate": float("nan")}),
+        (RetrievalConfig, {"max_entity_degree": 2**63}),
+        (DreamingConfig, {"signals": {"recency": float("inf")}}),
+        (DreamingGates, {"max_cluster_size": 2**63}),
+        (HygienePolicy, {"max_access_count": 2**63}),
+    ],
+)
+def test_configuration_reaching_cypher_is_bounded_too(
+    model: type[BaseModel], data: dict[str, Any]
+) -> None:
     _refused(model, data)
 
 

@@ -13,19 +13,29 @@ from engrava_graph.model.enums import EdgeType
 
 
 def test_db_hits_add_up_over_the_plan_tree() -> None:
-    plan = {"dbHits": 3, "children": [{"dbHits": 4, "children": []},
-                                      {"dbHits": 0, "children": [{"dbHits": 5}]}]}
+    plan = {
+        "dbHits": 3,
+        "children": [{"dbHits": 4, "children": []}, {"dbHits": 0, "children": [{"dbHits": 5}]}],
+    }
     assert plan_db_hits(plan) == 12
     assert plan_db_hits(None) == 0
 
 
-@pytest.mark.parametrize(("value", "literal"), [
-    (None, "null"), (True, "true"), (3, "3"), (0.25, "0.25"),
-    ("it's a \\ test", "'it\\'s a \\\\ test'"),
-    ([1, "a"], "[1, 'a']"), (EdgeType.CAUSED_BY, "'CAUSED_BY'"),
-    (datetime(2024, 6, 2, tzinfo=UTC), "datetime('2024-06-02T00:00:00+00:00')"),
-    ({"a b": [0.5]}, "{`a b`: [0.5]}"), (float("nan"), "toFloat('NaN')"),
-])
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        (None, "null"),
+        (True, "true"),
+        (3, "3"),
+        (0.25, "0.25"),
+        ("it's a \\ test", "'it\\'s a \\\\ test'"),
+        ([1, "a"], "[1, 'a']"),
+        (EdgeType.CAUSED_BY, "'CAUSED_BY'"),
+        (datetime(2024, 6, 2, tzinfo=UTC), "datetime('2024-06-02T00:00:00+00:00')"),
+        ({"a b": [0.5]}, "{`a b`: [0.5]}"),
+        (float("nan"), "toFloat('NaN')"),
+    ],
+)
 def test_values_become_cypher_literals(value: object, literal: str) -> None:
     assert cypher_literal(value) == literal
 

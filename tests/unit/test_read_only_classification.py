@@ -9,20 +9,55 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.read_only import READ_METHODS, WRITE_METHODS
 
 READS = {
-    "get_thought", "get_thoughts", "list_thoughts", "count_thoughts", "get_embedding",
-    "get_embeddings", "max_cycle", "get_edge", "get_edges", "list_edges", "search_fts",
-    "search_similar", "search_hybrid", "recall", "retrieve", "explain",
-    "search_reflections_only", "namespace_exists", "namespace_annotations", "embed_query",
+    "get_thought",
+    "get_thoughts",
+    "list_thoughts",
+    "count_thoughts",
+    "get_embedding",
+    "get_embeddings",
+    "max_cycle",
+    "get_edge",
+    "get_edges",
+    "list_edges",
+    "search_fts",
+    "search_similar",
+    "search_hybrid",
+    "recall",
+    "retrieve",
+    "explain",
+    "search_reflections_only",
+    "namespace_exists",
+    "namespace_annotations",
+    "embed_query",
     "embed_queries",
 }
 WRITES = {
-    "create_thought", "bulk_store", "add_messages", "remember", "update_thought", "delete_thought",
-    "restore_thought", "record_access", "flush_access_buffer", "create_edge",
-    "bulk_create_edges", "update_edge", "delete_edge", "ensure_schema", "ensure_namespace",
-    "annotate_namespace", "delete_namespace", "consolidate", "run_hygiene", "close",
+    "create_thought",
+    "bulk_store",
+    "add_messages",
+    "remember",
+    "update_thought",
+    "delete_thought",
+    "restore_thought",
+    "record_access",
+    "flush_access_buffer",
+    "create_edge",
+    "bulk_create_edges",
+    "update_edge",
+    "delete_edge",
+    "ensure_schema",
+    "ensure_namespace",
+    "annotate_namespace",
+    "delete_namespace",
+    "consolidate",
+    "run_hygiene",
+    "close",
 }
 NOT_OFFERED = {
-    "from_uri", "for_namespace", "retrievable_scope", "suppress_access_tracking",
+    "from_uri",
+    "for_namespace",
+    "retrievable_scope",
+    "suppress_access_tracking",
     "resume_access_tracking",
 }
 
@@ -36,6 +71,9 @@ def test_the_reads_are_the_other_public_coroutine_methods() -> None:
 
 
 def test_every_public_method_of_the_store_is_classified() -> None:
-    public = {name for name, _ in inspect.getmembers(Neo4jEngravaCore, callable)
-              if not name.startswith("_")}
+    public = {
+        name
+        for name, _ in inspect.getmembers(Neo4jEngravaCore, callable)
+        if not name.startswith("_")
+    }
     assert public == READS | WRITES | NOT_OFFERED

@@ -34,8 +34,10 @@ def test_access_buffer_coalesces_and_evicts_oldest():
 
 
 def test_weights_are_redistributed_over_active_signals():
-    w = redistribute({"fulltext": 0.3, "vector": 0.55, "recency": 0.1, "priority": 0.05},
-                     ["fulltext", "priority"])
+    w = redistribute(
+        {"fulltext": 0.3, "vector": 0.55, "recency": 0.1, "priority": 0.05},
+        ["fulltext", "priority"],
+    )
     assert math.isclose(w["fulltext"] + w["priority"], 1.0)
     assert w["vector"] == w["recency"] == 0.0
     assert redistribute({"a": 0.0}, ["a"]) == {"a": 0.0}
@@ -43,8 +45,11 @@ def test_weights_are_redistributed_over_active_signals():
 
 def test_min_max_and_fuse_order():
     assert min_max({"a": 2.0, "b": 2.0}) == {"a": 1.0, "b": 1.0}
-    ranked = fuse({"fulltext": {"a": 1.0, "b": 0.0}, "vector": {"b": 1.0, "c": 0.5}},
-                  {"fulltext": 0.5, "vector": 0.5}, top_k=3)
+    ranked = fuse(
+        {"fulltext": {"a": 1.0, "b": 0.0}, "vector": {"b": 1.0, "c": 0.5}},
+        {"fulltext": 0.5, "vector": 0.5},
+        top_k=3,
+    )
     assert ranked == [("a", 0.5), ("b", 0.5), ("c", 0.25)]  # ties broken by id
 
 
@@ -53,18 +58,22 @@ def test_recency_axes():
     cyc = resolve_recency(current_cycle=100, recency_now=None, provider_cycle=None, config=cfg)
     assert cyc.axis is RecencyAxis.CYCLE
     assert math.isclose(cyc.score(50, None, None), 0.5)  # one half-life (50 cycles)
-    tx = resolve_recency(current_cycle=None, recency_now="2024-01-08T00:00:00", provider_cycle=3,
-                         config=cfg)
+    tx = resolve_recency(
+        current_cycle=None, recency_now="2024-01-08T00:00:00", provider_cycle=3, config=cfg
+    )
     assert tx.axis is RecencyAxis.TRANSACTION
     assert math.isclose(tx.score(None, None, datetime(2024, 1, 1, tzinfo=UTC)), 0.5)
     assert tx.score(None, None, None) == 0.0  # missing timestamp = maximally old
-    assert resolve_recency(current_cycle=None, recency_now=None, provider_cycle=None,
-                           config=cfg) is None
+    assert (
+        resolve_recency(current_cycle=None, recency_now=None, provider_cycle=None, config=cfg)
+        is None
+    )
     with pytest.raises(RecencyModeConflictError):
         resolve_recency(current_cycle=1, recency_now="2024-01-01", provider_cycle=None, config=cfg)
     with pytest.raises(InvalidRecencyArgumentError):
-        resolve_recency(current_cycle=None, recency_now="yesterday", provider_cycle=None,
-                        config=cfg)
+        resolve_recency(
+            current_cycle=None, recency_now="yesterday", provider_cycle=None, config=cfg
+        )
 
 
 def test_cosine_conversion():

@@ -19,8 +19,7 @@ def test_zero_or_infinite_float32_norm_is_a_problem(value: float) -> None:
     assert norm_problem([value] * D) == 0
 
 
-@pytest.mark.parametrize("vector", [[1.0] + [0.0] * (D - 1), [1e-20] * D, [1e18] * 1,
-                                    [-0.05] * D])
+@pytest.mark.parametrize("vector", [[1.0] + [0.0] * (D - 1), [1e-20] * D, [1e18] * 1, [-0.05] * D])
 def test_usable_vectors_pass(vector: list[float]) -> None:
     assert norm_problem(vector) is None
 
@@ -37,7 +36,8 @@ def test_nan_is_a_problem() -> None:
 
 def test_the_rule_says_what_to_do() -> None:
     assert NORM_RULE.startswith(
-        "an embedding must have a non-zero, finite length (L2 norm) as float32")
+        "an embedding must have a non-zero, finite length (L2 norm) as float32"
+    )
     assert "normalise" in NORM_RULE
 
 

@@ -36,20 +36,26 @@ _FOOTPRINT = cypher("namespaces/footprint")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "slow: starts a private Neo4j or runs many requests (tens of seconds)")
+        "markers", "slow: starts a private Neo4j or runs many requests (tens of seconds)"
+    )
 
 
 def api_settings(connection: ConnectionInfo, **overrides: Any) -> ApiSettings:
     """Settings for ``connection`` with the test keys (no ``.env`` is read)."""
     values: dict[str, Any] = {
-        "neo4j_uri": connection.uri, "neo4j_user": connection.user,
-        "neo4j_password": connection.password, "neo4j_database": connection.database,
+        "neo4j_uri": connection.uri,
+        "neo4j_user": connection.user,
+        "neo4j_password": connection.password,
+        "neo4j_database": connection.database,
         "api_keys": [
             {"name": "admin", "key": ADMIN, "namespaces": ["*"]},
             {"name": "reader", "key": READER, "namespaces": ["*"], "read_only": True},
             {"name": "scoped", "key": SCOPED, "namespaces": [SCOPED_NS]},
-            {"name": "hashed", "key_sha256": hashlib.sha256(HASHED.encode()).hexdigest(),
-             "namespaces": ["*"]},
+            {
+                "name": "hashed",
+                "key_sha256": hashlib.sha256(HASHED.encode()).hexdigest(),
+                "namespaces": ["*"],
+            },
         ],
     }
     values.update(overrides)
@@ -103,8 +109,13 @@ class Api:
 
     def thought(self, essence: str, **fields: Any) -> dict[str, Any]:
         """POST an OBSERVATION (content = essence unless given) and return the stored record."""
-        body = {"thought_type": "OBSERVATION", "essence": essence, "content": essence,
-                "source": "api-test", **fields}
+        body = {
+            "thought_type": "OBSERVATION",
+            "essence": essence,
+            "content": essence,
+            "source": "api-test",
+            **fields,
+        }
         response = self.post("/v1/thoughts", json=body)
         assert response.status_code == 201, response.text
         return response.json()

@@ -24,15 +24,24 @@ from tests.integration.api.conftest import (
 )
 
 WRITES = [
-    ("POST", "/v1/thoughts", {"thought_type": "NOTE", "essence": "e", "content": "c",
-                              "source": "s"}),
-    ("POST", "/v1/thoughts:bulk", {"thoughts": [{"thought_type": "NOTE", "essence": "e",
-                                                 "content": "c", "source": "s"}]}),
+    (
+        "POST",
+        "/v1/thoughts",
+        {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "s"},
+    ),
+    (
+        "POST",
+        "/v1/thoughts:bulk",
+        {"thoughts": [{"thought_type": "NOTE", "essence": "e", "content": "c", "source": "s"}]},
+    ),
     ("PATCH", "/v1/thoughts/some-id", {"essence": "x"}),
     ("DELETE", "/v1/thoughts/some-id", None),
     ("POST", "/v1/thoughts/some-id/restore", None),
-    ("POST", "/v1/edges", {"from_thought_id": "a", "to_thought_id": "b",
-                           "edge_type": "ASSOCIATED"}),
+    (
+        "POST",
+        "/v1/edges",
+        {"from_thought_id": "a", "to_thought_id": "b", "edge_type": "ASSOCIATED"},
+    ),
     ("DELETE", "/v1/edges/some-id", None),
     ("POST", "/v1/dream", {"current_cycle": 1}),
 ]
@@ -63,8 +72,9 @@ def test_every_v1_route_needs_a_key(api: Api, method: str, path: str, body: obje
 
 
 @pytest.mark.parametrize(("method", "path", "body"), WRITES)
-def test_read_only_key_gets_403_on_every_write(api: Api, method: str, path: str,
-                                               body: object) -> None:
+def test_read_only_key_gets_403_on_every_write(
+    api: Api, method: str, path: str, body: object
+) -> None:
     api.thought("the namespace exists")
     before = api.footprint()
     response = _call(api.as_key(READER), method, path, body)
@@ -85,8 +95,9 @@ def test_key_given_as_sha256_digest_works(api: Api) -> None:
     assert api.get(f"/v1/thoughts/{made['thought_id']}").status_code == 200
 
 
-def test_scoped_key_stays_in_its_namespaces(client: TestClient,
-                                            make_api: Callable[..., Api]) -> None:
+def test_scoped_key_stays_in_its_namespaces(
+    client: TestClient, make_api: Callable[..., Api]
+) -> None:
     mine = Api(client, SCOPED_NS, SCOPED)
     assert mine.thought("in my namespace")["essence"] == "in my namespace"
     existing = make_api()
@@ -104,8 +115,9 @@ def test_scoped_key_stays_in_its_namespaces(client: TestClient,
 
 
 def test_unknown_namespace_is_404_for_a_key_that_may_see_it(api: Api) -> None:
-    for method, path, body in READS + [w for w in WRITES if w[1] not in (
-            "/v1/thoughts", "/v1/thoughts:bulk")]:
+    for method, path, body in READS + [
+        w for w in WRITES if w[1] not in ("/v1/thoughts", "/v1/thoughts:bulk")
+    ]:
         response = _call(api, method, path, body)
         assert response.status_code == 404, (method, path, response.text)
         assert response.json()["error"] == "namespace_not_found"
@@ -121,16 +133,18 @@ def test_first_write_creates_the_namespace(api: Api) -> None:
 
 def test_malformed_namespace_is_422(api: Api) -> None:
     for bad in ("has space", "x" * 65, "semi;colon", "dot.ted", "ünïcode".encode()):
-        response = api.client.get("/v1/thoughts", headers={
-            "Authorization": f"Bearer {ADMIN}", "X-Namespace": bad})
+        response = api.client.get(
+            "/v1/thoughts", headers={"Authorization": f"Bearer {ADMIN}", "X-Namespace": bad}
+        )
         assert response.status_code == 422, bad
         assert response.json()["error"] == "invalid_namespace"
         assert response.json()["field"] == "X-Namespace"
 
 
 def test_default_namespace_when_no_header(client: TestClient) -> None:
-    response = client.get("/v1/thoughts", params={"limit": 1},
-                          headers={"Authorization": f"Bearer {READER}"})
+    response = client.get(
+        "/v1/thoughts", params={"limit": 1}, headers={"Authorization": f"Bearer {READER}"}
+    )
     assert response.status_code == 200  # "default" is registered by the schema migration
 
 
@@ -152,8 +166,9 @@ def test_keys_and_content_are_never_logged(api: Api, caplog: pytest.LogCaptureFi
 def test_no_key_refuses_to_start_unless_insecure_dev(connection: ConnectionInfo) -> None:
     with pytest.raises(ValueError, match="insecure-dev"):
         create_app(api_settings(connection, api_keys=[]), embedding_provider=None)
-    app = create_app(api_settings(connection, api_keys=[], insecure_dev=True),
-                     embedding_provider=None)
+    app = create_app(
+        api_settings(connection, api_keys=[], insecure_dev=True), embedding_provider=None
+    )
     with TestClient(app) as dev:
         response = dev.get("/v1/thoughts", params={"limit": 1})
         assert response.status_code == 200
@@ -164,9 +179,11 @@ def test_bad_key_configuration_is_refused() -> None:
 
     from api.settings import ApiKey
 
-    for bad in ({"key": "short", "namespaces": ["*"]},
-                {"key": "k" * 20, "key_sha256": "0" * 64, "namespaces": ["*"]},
-                {"namespaces": ["*"]},
-                {"key": "k" * 20, "namespaces": ["bad name"]}):
+    for bad in (
+        {"key": "short", "namespaces": ["*"]},
+        {"key": "k" * 20, "key_sha256": "0" * 64, "namespaces": ["*"]},
+        {"namespaces": ["*"]},
+        {"key": "k" * 20, "namespaces": ["bad name"]},
+    ):
         with pytest.raises(ValidationError):
             ApiKey.model_validate(bad)

@@ -32,8 +32,13 @@ BAD_THOUGHTS: list[tuple[dict[str, Any], str]] = [
 
 
 def _body(**fields: Any) -> dict[str, Any]:
-    return {"thought_type": "NOTE", "essence": "bounds", "content": "bounds", "source": "api-test",
-            **fields}
+    return {
+        "thought_type": "NOTE",
+        "essence": "bounds",
+        "content": "bounds",
+        "source": "api-test",
+        **fields,
+    }
 
 
 def _post(api: Api, path: str, body: Any) -> Any:
@@ -44,8 +49,9 @@ def _post(api: Api, path: str, body: Any) -> Any:
 def _refused(api: Api, path: str, body: Any, field: str, method: str = "POST") -> dict[str, Any]:
     """Send ``body``; assert 422 naming ``field`` and no change to the namespace in Neo4j."""
     before = api.footprint()
-    response = api.request(method, path, content=json.dumps(body),
-                           headers={"Content-Type": "application/json"})
+    response = api.request(
+        method, path, content=json.dumps(body), headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 422, response.text
     assert response.json()["field"] == field, response.text
     assert api.footprint() == before
@@ -53,8 +59,9 @@ def _refused(api: Api, path: str, body: Any, field: str, method: str = "POST") -
 
 
 @pytest.mark.parametrize("fields,field", BAD_THOUGHTS)
-def test_a_bad_thought_is_422_alone_and_in_a_bulk(api: Api, fields: dict[str, Any],
-                                                  field: str) -> None:
+def test_a_bad_thought_is_422_alone_and_in_a_bulk(
+    api: Api, fields: dict[str, Any], field: str
+) -> None:
     api.thought("already here")
     _refused(api, "/v1/thoughts", _body(**fields), field)
     bulk = {"thoughts": [_body(**fields), _body(essence="fine")]}
@@ -67,8 +74,12 @@ def test_the_messages_say_what_is_wrong(api: Api) -> None:
     api.thought("already here")
     nested = _refused(api, "/v1/thoughts", _body(metadata={"a": {"n": 2**64}}), "metadata")
     assert "'a.n'" in nested["message"] and "signed 64-bit" in nested["message"]
-    instant = _refused(api, "/v1/thoughts:bulk", {"thoughts": [_body(expires_at=OFF_CALENDAR)]},
-                       "thoughts.0.expires_at")
+    instant = _refused(
+        api,
+        "/v1/thoughts:bulk",
+        {"thoughts": [_body(expires_at=OFF_CALENDAR)]},
+        "thoughts.0.expires_at",
+    )
     assert "outside the representable instants" in instant["message"]
     nan = _refused(api, "/v1/thoughts", _body(confidence=float("nan")), "confidence")
     assert "finite" in nan["message"]
@@ -79,8 +90,12 @@ def test_non_finite_options_embeddings_and_edge_numbers_are_422(api: Api, value:
     a, b = api.thought("edge start")["thought_id"], api.thought("edge end")["thought_id"]
     _refused(api, "/v1/thoughts", _body(expires_after_seconds=value), "expires_after_seconds")
     _refused(api, "/v1/thoughts", _body(embedding=[value] * 384), "embedding.0")
-    _refused(api, "/v1/thoughts:bulk", {"thoughts": [_body()], "embeddings": [[0.1, value]]},
-             "embeddings.0.1")
+    _refused(
+        api,
+        "/v1/thoughts:bulk",
+        {"thoughts": [_body()], "embeddings": [[0.1, value]]},
+        "embeddings.0.1",
+    )
     edge = {"from_thought_id": a, "to_thought_id": b, "edge_type": "ASSOCIATED"}
     for field in ("weight", "confidence", "decay_multiplier"):
         _refused(api, "/v1/edges", {**edge, field: value}, field)
@@ -102,11 +117,13 @@ def test_patch_restore_and_dream_refuse_out_of_range_values(api: Api) -> None:
 
 def test_reads_refuse_out_of_range_filters_and_instants(api: Api) -> None:
     api.thought("something to find")
-    for body, field in (({"metadata_filter": {"n": 2**64}}, "metadata_filter"),
-                        ({"current_cycle": 2**63}, "current_cycle"),
-                        ({"recency_now": OFF_CALENDAR}, "recency_now"),
-                        ({"now": OFF_CALENDAR}, "now"),
-                        ({"min_confidence": float("nan")}, "min_confidence")):
+    for body, field in (
+        ({"metadata_filter": {"n": 2**64}}, "metadata_filter"),
+        ({"current_cycle": 2**63}, "current_cycle"),
+        ({"recency_now": OFF_CALENDAR}, "recency_now"),
+        ({"now": OFF_CALENDAR}, "now"),
+        ({"min_confidence": float("nan")}, "min_confidence"),
+    ):
         for route in ("/v1/retrieve", "/v1/explain"):
             _refused(api, route, {"query": "something", **body}, field)
     listed = api.get("/v1/thoughts", params={"metadata_filter": json.dumps({"n": 2**64})})
@@ -122,13 +139,27 @@ def test_a_now_at_the_end_of_the_calendar_still_resolves_relative_time(api: Api)
 
 
 def test_the_largest_values_are_stored_and_counters_saturate(api: Api) -> None:
-    top = api.thought("counted to the top", access_count=INT64_MAX, confirmation_count=INT64_MAX,
-                      created_cycle=INT64_MAX, updated_cycle=INT64_MAX,
-                      metadata={"lo": -(2**63), "hi": INT64_MAX},
-                      valid_from="0001-01-01T00:00:00Z", valid_until="9999-12-31T23:59:59.999999Z")
-    again = _post(api, "/v1/thoughts", _body(  # same interval: dedup confirms (docs/api.md)
-        essence="counted to the top", content="counted to the top", deduplicate=True,
-        valid_from="0001-01-01T00:00:00Z", valid_until="9999-12-31T23:59:59.999999Z"))
+    top = api.thought(
+        "counted to the top",
+        access_count=INT64_MAX,
+        confirmation_count=INT64_MAX,
+        created_cycle=INT64_MAX,
+        updated_cycle=INT64_MAX,
+        metadata={"lo": -(2**63), "hi": INT64_MAX},
+        valid_from="0001-01-01T00:00:00Z",
+        valid_until="9999-12-31T23:59:59.999999Z",
+    )
+    again = _post(
+        api,
+        "/v1/thoughts",
+        _body(  # same interval: dedup confirms (docs/api.md)
+            essence="counted to the top",
+            content="counted to the top",
+            deduplicate=True,
+            valid_from="0001-01-01T00:00:00Z",
+            valid_until="9999-12-31T23:59:59.999999Z",
+        ),
+    )
     assert again.status_code == 200, again.text
     assert again.json()["confirmation_count"] == INT64_MAX
     store = api.client.app.state.api.store(api.namespace)

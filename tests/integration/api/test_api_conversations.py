@@ -10,10 +10,18 @@ from tests.integration.api.conftest import READER, SCOPED, Api
 
 ROUTE = "/v1/conversations/session_1/messages"
 MESSAGES = [
-    {"speaker": "Caroline", "content": "I went to the support group yesterday.",
-     "timestamp": "2023-05-08T13:56:00Z", "message_id": "D1:1"},
-    {"speaker": "Melanie", "content": "How did it go?", "message_id": "D1:2",
-     "metadata": {"turn": 2}},
+    {
+        "speaker": "Caroline",
+        "content": "I went to the support group yesterday.",
+        "timestamp": "2023-05-08T13:56:00Z",
+        "message_id": "D1:1",
+    },
+    {
+        "speaker": "Melanie",
+        "content": "How did it go?",
+        "message_id": "D1:2",
+        "metadata": {"turn": 2},
+    },
 ]
 
 
@@ -22,17 +30,18 @@ def test_messages_are_stored_in_order_and_resent_idempotently(api: Api) -> None:
     assert first.status_code == 201, first.text
     body = first.json()
     assert (body["conversation_id"], body["created"]) == ("session_1", 2)
-    assert [(m["position"], m["speaker"], m["message_id"], m["created"])
-            for m in body["messages"]] == [(0, "Caroline", "D1:1", True),
-                                           (1, "Melanie", "D1:2", True)]
+    assert [
+        (m["position"], m["speaker"], m["message_id"], m["created"]) for m in body["messages"]
+    ] == [(0, "Caroline", "D1:1", True), (1, "Melanie", "D1:2", True)]
     stored = api.get(f"/v1/thoughts/{body['messages'][0]['thought_id']}").json()
     assert stored["thought_type"] == "OBSERVATION"
     assert stored["content"] == "Caroline: I went to the support group yesterday."
     assert stored["valid_from"].startswith("2023-05-08T13:56:00")
     conversation = api.get(f"/v1/thoughts/{body['conversation_thought_id']}").json()
     assert conversation["thought_type"] == "NOTE"
-    edges = api.get(f"/v1/thoughts/{body['conversation_thought_id']}/edges",
-                    params={"direction": "IN"}).json()
+    edges = api.get(
+        f"/v1/thoughts/{body['conversation_thought_id']}/edges", params={"direction": "IN"}
+    ).json()
     assert sorted(e["edge_type"] for e in edges) == ["MESSAGE_OF", "MESSAGE_OF"]
     footprint = api.footprint()
 
@@ -40,11 +49,14 @@ def test_messages_are_stored_in_order_and_resent_idempotently(api: Api) -> None:
     assert again.status_code == 200, again.text
     assert again.json()["created"] == 0
     assert [m["thought_id"] for m in again.json()["messages"]] == [
-        m["thought_id"] for m in body["messages"]]
+        m["thought_id"] for m in body["messages"]
+    ]
     assert api.footprint() == footprint
 
-    more = api.post(ROUTE, json={"messages": [
-        {"role": "assistant", "content": "A new message."}], "source": "chat"})
+    more = api.post(
+        ROUTE,
+        json={"messages": [{"role": "assistant", "content": "A new message."}], "source": "chat"},
+    )
     assert more.status_code == 201, more.text
     assert more.json()["messages"][0]["position"] == 2
     assert more.json()["messages"][0]["speaker"] == "assistant"

@@ -24,8 +24,10 @@ _ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 def test_every_example_validates_against_its_schema() -> None:
-    schema = create_app(ApiSettings(_env_file=None, insecure_dev=True),  # type: ignore[call-arg]
-                        embedding_provider=None).openapi()
+    schema = create_app(
+        ApiSettings(_env_file=None, insecure_dev=True),  # type: ignore[call-arg]
+        embedding_provider=None,
+    ).openapi()
     components = schema["components"]["schemas"]
     checked = []
     for name, component in components.items():
@@ -34,8 +36,15 @@ def test_every_example_validates_against_its_schema() -> None:
                 {"$ref": f"#/components/schemas/{name}", "components": schema["components"]}
             ).validate(example)
             checked.append(name)
-    for wanted in ("ThoughtCreate", "RetrieveRequest", "RetrievalResponse", "EdgeRecord-Input",
-                   "ErrorBody", "ThoughtRecord-Output", "DreamJob"):
+    for wanted in (
+        "ThoughtCreate",
+        "RetrieveRequest",
+        "RetrievalResponse",
+        "EdgeRecord-Input",
+        "ErrorBody",
+        "ThoughtRecord-Output",
+        "DreamJob",
+    ):
         assert wanted in checked, wanted
 
 
@@ -56,8 +65,9 @@ async def base_url(connection: ConnectionInfo, provider: Any) -> AsyncIterator[s
 
 
 async def test_docs_render_offline(base_url: str, tmp_path: Path) -> None:
-    playwright = pytest.importorskip("playwright.async_api",
-                                     reason="the browser tests need: pip install playwright")
+    playwright = pytest.importorskip(
+        "playwright.async_api", reason="the browser tests need: pip install playwright"
+    )
     executable = chromium()
     refused: list[str] = []
 
@@ -78,13 +88,16 @@ async def test_docs_render_offline(base_url: str, tmp_path: Path) -> None:
             await tab.wait_for_selector(".opblock-summary")
             operations = await tab.locator(".opblock-summary-path").all_inner_texts()
             assert {"/v1/retrieve", "/v1/thoughts", "/v1/edges"} <= {
-                o.replace("\u200b", "") for o in operations}
+                o.replace("\u200b", "") for o in operations
+            }
             await tab.locator(".opblock-summary", has_text="/v1/retrieve").first.click()
             await tab.wait_for_selector("text=Why did the deploy fail?")  # the body's example
             await tab.screenshot(path=str(tmp_path / "docs.png"))
 
             await tab.goto(f"{base_url}/redoc")
-            await tab.wait_for_selector("h2:has-text('Recall memories with the 10-phase retrieval cycle')")
+            await tab.wait_for_selector(
+                "h2:has-text('Recall memories with the 10-phase retrieval cycle')"
+            )
             await tab.screenshot(path=str(tmp_path / "redoc.png"))
         finally:
             await browser.close()

@@ -10,14 +10,19 @@ from engrava_graph.graph.schema import SCHEMA_VERSION
 
 JSON = {"Content-Type": "application/json"}
 LATIN_1 = '{"thought_type": "NOTE", "essence": "café", "content": "c", "source": "s"}'.encode(
-    "latin-1")
+    "latin-1"
+)
 
 
-@pytest.mark.parametrize("body, says", [
-    (LATIN_1, f"byte 0xe9 at position {LATIN_1.index(0xE9)}"),
-    (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
-    (b'{"essence": "x",', "malformed JSON at character"),
-], ids=["latin-1", "nested-5000", "truncated"])
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        (LATIN_1, f"byte 0xe9 at position {LATIN_1.index(0xE9)}"),
+        (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+        (b'{"essence": "x",', "malformed JSON at character"),
+    ],
+    ids=["latin-1", "nested-5000", "truncated"],
+)
 def test_an_unparsable_body_is_a_422_naming_the_body_and_where(api, body, says) -> None:
     before = api.footprint()
     response = api.post("/v1/thoughts", content=body, headers=JSON)

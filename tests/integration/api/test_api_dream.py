@@ -22,9 +22,12 @@ def _wait(api: Api, job_id: str) -> dict[str, Any]:
 
 
 def test_dream_job_consolidates_and_reports_counts(api: Api) -> None:
-    for text in ("Ann drinks green tea every morning", "Every morning Ann has green tea",
-                 "Ann starts each morning with a cup of green tea",
-                 "Green tea is what Ann drinks in the morning"):
+    for text in (
+        "Ann drinks green tea every morning",
+        "Every morning Ann has green tea",
+        "Ann starts each morning with a cup of green tea",
+        "Green tea is what Ann drinks in the morning",
+    ):
         api.thought(text, created_cycle=0, updated_cycle=0)
     started = api.post("/v1/dream", json={"current_cycle": 5})
     assert started.status_code == 202, started.text

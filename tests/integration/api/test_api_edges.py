@@ -14,26 +14,32 @@ def pair(api: Api) -> tuple[dict[str, Any], dict[str, Any]]:
     return api.thought("the deploy failed"), api.thought("a config flag was wrong")
 
 
-def _edge(a: dict[str, Any], b: dict[str, Any], edge_type: str = "CAUSED_BY",
-          **fields: Any) -> dict[str, Any]:
-    return {"from_thought_id": a["thought_id"], "to_thought_id": b["thought_id"],
-            "edge_type": edge_type, **fields}
+def _edge(
+    a: dict[str, Any], b: dict[str, Any], edge_type: str = "CAUSED_BY", **fields: Any
+) -> dict[str, Any]:
+    return {
+        "from_thought_id": a["thought_id"],
+        "to_thought_id": b["thought_id"],
+        "edge_type": edge_type,
+        **fields,
+    }
 
 
 def test_create_read_and_list_by_direction(api: Api, pair: Any) -> None:
     a, b = pair
-    made = api.post("/v1/edges", json=_edge(a, b, weight=0.7, confidence=0.9,
-                                            metadata={"why": "postmortem"}))
+    made = api.post(
+        "/v1/edges", json=_edge(a, b, weight=0.7, confidence=0.9, metadata={"why": "postmortem"})
+    )
     assert made.status_code == 201, made.text
     edge = made.json()
     assert edge["created_at"] and edge["edge_type"] == "CAUSED_BY"
     assert api.get(f"/v1/edges/{edge['edge_id']}").json() == edge
     out_a = api.get(f"/v1/thoughts/{a['thought_id']}/edges", params={"direction": "OUT"})
     assert [e["edge_id"] for e in out_a.json()] == [edge["edge_id"]]
-    assert api.get(f"/v1/thoughts/{a['thought_id']}/edges",
-                   params={"direction": "IN"}).json() == []
+    assert api.get(f"/v1/thoughts/{a['thought_id']}/edges", params={"direction": "IN"}).json() == []
     assert [e["edge_id"] for e in api.get(f"/v1/thoughts/{b['thought_id']}/edges").json()] == [
-        edge["edge_id"]]
+        edge["edge_id"]
+    ]
 
 
 def test_duplicate_edge_is_409(api: Api, pair: Any) -> None:
@@ -43,8 +49,7 @@ def test_duplicate_edge_is_409(api: Api, pair: Any) -> None:
     again = api.post("/v1/edges", json=_edge(a, b, weight=0.2))
     assert again.status_code == 409
     assert again.json()["error"] == "duplicate_edge"
-    same_id = api.post("/v1/edges", json=_edge(b, a, "ASSOCIATED",
-                                               edge_id=first.json()["edge_id"]))
+    same_id = api.post("/v1/edges", json=_edge(b, a, "ASSOCIATED", edge_id=first.json()["edge_id"]))
     assert same_id.status_code == 409
     assert api.post("/v1/edges", json=_edge(b, a)).status_code == 201  # other direction
 
@@ -71,8 +76,10 @@ def test_delete_and_unknown_ids(api: Api, pair: Any) -> None:
     assert api.get(f"/v1/edges/{edge_id}").status_code == 404
     unknown = api.get("/v1/thoughts/ghost/edges")
     assert unknown.status_code == 404 and unknown.json()["error"] == "thought_not_found"
-    assert api.get(f"/v1/thoughts/{a['thought_id']}/edges",
-                   params={"direction": "UP"}).status_code == 422
+    assert (
+        api.get(f"/v1/thoughts/{a['thought_id']}/edges", params={"direction": "UP"}).status_code
+        == 422
+    )
 
 
 def test_deleting_a_thought_removes_its_edges(api: Api, pair: Any) -> None:

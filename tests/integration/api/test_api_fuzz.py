@@ -36,9 +36,17 @@ FUZZ_HEADERS = {"Authorization": f"Bearer {ADMIN}", "X-Namespace": FUZZ_NS}
 def fuzz_schema(connection: ConnectionInfo, provider: Any, client: TestClient) -> Iterator[Any]:
     """The service's schema, loaded from a second app instance that schemathesis drives."""
     app = create_app(api_settings(connection), embedding_provider=provider)
-    seeded = client.post("/v1/thoughts", headers=FUZZ_HEADERS, json={
-        "thought_id": "seed", "thought_type": "NOTE", "essence": "seed", "content": "seed",
-        "source": "fuzz"})
+    seeded = client.post(
+        "/v1/thoughts",
+        headers=FUZZ_HEADERS,
+        json={
+            "thought_id": "seed",
+            "thought_type": "NOTE",
+            "essence": "seed",
+            "content": "seed",
+            "source": "fuzz",
+        },
+    )
     assert seeded.status_code == 201
     yield schemathesis.openapi.from_asgi("/openapi.json", app)
     drop_namespace(client, FUZZ_NS)
@@ -52,8 +60,12 @@ def test_no_input_is_a_server_error(fuzz_schema: Any, mode: GenerationMode) -> N
     for operation in operations:
 
         @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=FUZZ_EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         def call(case: Any) -> None:
             nonlocal cases
             cases += 1
@@ -63,6 +75,8 @@ def test_no_input_is_a_server_error(fuzz_schema: Any, mode: GenerationMode) -> N
             call()
         except Unsatisfiable:
             assert mode is GenerationMode.NEGATIVE  # e.g. /healthz: nothing can be wrong
-    print(f"schemathesis {schemathesis.__version__}, {mode}: {cases} cases over "
-          f"{len(operations)} operations, no 5xx")
+    print(
+        f"schemathesis {schemathesis.__version__}, {mode}: {cases} cases over "
+        f"{len(operations)} operations, no 5xx"
+    )
     assert cases >= len(operations)

@@ -40,7 +40,7 @@ HOSTILE: dict[str, str] = {
     "cypher": "') MATCH (n) DETACH DELETE n // $namespace `x` {{",
     "1mb": "x" * 1_000_000,
     "lone-surrogate": "\ud800 half a pair",
-    "rtl-emoji": "\u202eevil\u202c 👩\u200d👩\u200d👧 \U0001F600",
+    "rtl-emoji": "\u202eevil\u202c 👩\u200d👩\u200d👧 \U0001f600",
     "empty": "",
     "blank": " \t\n ",
     "not-a-value": "2024-13-45T25:61:61+99:00 NaN -1e400 9223372036854775808",
@@ -48,8 +48,12 @@ HOSTILE: dict[str, str] = {
 """The hostile strings, by name."""
 
 WRITES = frozenset({"POST", "PATCH", "DELETE"})
-THOUGHT = {"thought_type": "OBSERVATION", "essence": "Ann likes green tea",
-           "content": "Ann likes green tea in the morning", "source": "sweep"}
+THOUGHT = {
+    "thought_type": "OBSERVATION",
+    "essence": "Ann likes green tea",
+    "content": "Ann likes green tea in the morning",
+    "source": "sweep",
+}
 SEED, OTHER = "sweep-seed", "sweep-other"
 
 
@@ -63,13 +67,18 @@ def _base_requests() -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/v1/thoughts"): {},
         ("POST", "/v1/thoughts:bulk"): {"body": {"thoughts": [THOUGHT]}},
         ("GET", "/v1/thoughts/{thought_id}"): {"path": {"thought_id": SEED}},
-        ("PATCH", "/v1/thoughts/{thought_id}"): {"path": {"thought_id": SEED},
-                                                  "body": {"priority": "P2"}},
+        ("PATCH", "/v1/thoughts/{thought_id}"): {
+            "path": {"thought_id": SEED},
+            "body": {"priority": "P2"},
+        },
         ("DELETE", "/v1/thoughts/{thought_id}"): {"path": {"thought_id": "absent"}},
-        ("POST", "/v1/thoughts/{thought_id}/restore"): {"path": {"thought_id": SEED},
-                                                         "body": {"current_cycle": 1}},
-        ("POST", "/v1/edges"): {"body": {"from_thought_id": SEED, "to_thought_id": OTHER,
-                                         "edge_type": "ASSOCIATED"}},
+        ("POST", "/v1/thoughts/{thought_id}/restore"): {
+            "path": {"thought_id": SEED},
+            "body": {"current_cycle": 1},
+        },
+        ("POST", "/v1/edges"): {
+            "body": {"from_thought_id": SEED, "to_thought_id": OTHER, "edge_type": "ASSOCIATED"}
+        },
         ("GET", "/v1/edges/{edge_id}"): {"path": {"edge_id": "absent"}},
         ("DELETE", "/v1/edges/{edge_id}"): {"path": {"edge_id": "absent"}},
         ("GET", "/v1/thoughts/{thought_id}/edges"): {"path": {"thought_id": SEED}},
@@ -100,8 +109,9 @@ def _branches(schema: dict[str, Any], spec: dict[str, Any]) -> list[dict[str, An
     return [schema]
 
 
-def _string_fields(schema: dict[str, Any], spec: dict[str, Any],
-                   prefix: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
+def _string_fields(
+    schema: dict[str, Any], spec: dict[str, Any], prefix: tuple[Any, ...] = ()
+) -> Iterator[tuple[tuple[Any, ...], str]]:
     """Every place under ``schema`` a string goes, as ``(key path, shape)``."""
     branches = _branches(schema, spec)
     if prefix and any(b.get("type") == "string" for b in branches):
@@ -157,9 +167,17 @@ class Sweep:
         self.sent = 0
         self.footprint = api.footprint()
 
-    def send(self, label: str, method: str, path_template: str, base: dict[str, Any], *,
-             where: Where | None = None, value: str | None = None,
-             raw_body: bytes | None = None) -> None:
+    def send(
+        self,
+        label: str,
+        method: str,
+        path_template: str,
+        base: dict[str, Any],
+        *,
+        where: Where | None = None,
+        value: str | None = None,
+        raw_body: bytes | None = None,
+    ) -> None:
         path_values = dict(base.get("path", {}))
         query = dict(base.get("query", {}))
         extra_headers: dict[str, str] = {}
@@ -175,14 +193,20 @@ class Sweep:
                 path_values[keys[0]] = placed
             else:
                 extra_headers[keys[0]] = placed
-        url = path_template.format(**{k: quote(v, safe="", errors="surrogatepass") for k, v in path_values.items()})
-        content = raw_body if raw_body is not None else (
-            None if body is None else json.dumps(body).encode())
+        url = path_template.format(
+            **{k: quote(v, safe="", errors="surrogatepass") for k, v in path_values.items()}
+        )
+        content = (
+            raw_body
+            if raw_body is not None
+            else (None if body is None else json.dumps(body).encode())
+        )
         headers = {"Content-Type": "application/json"} if content is not None else {}
         self.caplog.clear()
         try:
-            response = self.api.request(method, url, params=query, content=content,
-                                        headers={**headers, **extra_headers})
+            response = self.api.request(
+                method, url, params=query, content=content, headers={**headers, **extra_headers}
+            )
         except (httpx.LocalProtocolError, httpx.InvalidURL, UnicodeEncodeError):
             return  # HTTP cannot carry it (a header with NUL, a 1 MB URL): never sent
         self.sent += 1
@@ -192,16 +216,20 @@ class Sweep:
         status = response.status_code
         if status >= 500:
             self.problems.append(f"{label}: {status} {response.text[:200]}")
-        logged = [r for r in self.caplog.records
-                  if r.levelno >= logging.ERROR or r.exc_info is not None]
+        logged = [
+            r for r in self.caplog.records if r.levelno >= logging.ERROR or r.exc_info is not None
+        ]
         if logged:
-            self.problems.append(f"{label}: logged {logged[0].levelname} {logged[0].getMessage()}"
-                                 f"{' with a traceback' if logged[0].exc_info else ''}")
+            self.problems.append(
+                f"{label}: logged {logged[0].levelname} {logged[0].getMessage()}"
+                f"{' with a traceback' if logged[0].exc_info else ''}"
+            )
         if method in WRITES:
             now = self.api.footprint()
             if status >= 400 and now != self.footprint:
-                self.problems.append(f"{label}: refused ({status}) but the counts moved "
-                                     f"{self.footprint} -> {now}")
+                self.problems.append(
+                    f"{label}: refused ({status}) but the counts moved {self.footprint} -> {now}"
+                )
             self.footprint = now
 
 
@@ -221,16 +249,21 @@ def test_every_operation_is_swept(client) -> None:
 
 
 @pytest.mark.parametrize("operation", sorted(_base_requests()), ids=" ".join)
-def test_no_hostile_string_is_a_server_error_or_a_partial_write(client, sweep, operation
-                                                                ) -> None:
+def test_no_hostile_string_is_a_server_error_or_a_partial_write(client, sweep, operation) -> None:
     method, path = operation
     base = _base_requests()[operation]
     fields = _operation_fields(client.app.openapi(), method, path)
     for where in fields:
         name = ".".join(str(k) for k in where[1])
         for label, value in HOSTILE.items():
-            sweep.send(f"{method} {path} {where[0]}:{name}={label}", method, path, base,
-                       where=where, value=value)
+            sweep.send(
+                f"{method} {path} {where[0]}:{name}={label}",
+                method,
+                path,
+                base,
+                where=where,
+                value=value,
+            )
     if "body" in base:
         for label, raw in _hostile_bodies(base["body"]).items():
             sweep.send(f"{method} {path} body={label}", method, path, base, raw_body=raw)
@@ -243,8 +276,7 @@ def _hostile_bodies(body: dict[str, Any]) -> dict[str, bytes]:
         "latin-1": text.encode("latin-1", errors="replace"),
         "utf-16": json.dumps(body).encode("utf-16"),
         "nested-5000": b"[" * 5000 + b"]" * 5000,
-        "nested-metadata-900": json.dumps(
-            {**body, "metadata": _nested(900)}).encode(),
+        "nested-metadata-900": json.dumps({**body, "metadata": _nested(900)}).encode(),
         "garbage-1mb": bytes(range(256)) * 4096,
         "not-an-object": b'"just a string"',
     }

@@ -14,18 +14,38 @@ import pytest
 from tests.integration.api.conftest import Api
 
 PAYLOADS = [
-    "'", '"', "{}", "}) DETACH DELETE n //", "$x", "`", "\\", "\\'", "') RETURN 1 //",
-    "MATCH (n) DETACH DELETE n", "x' OR 1=1 OR 'x'='", "{{> thoughts/_filter}}",
-    '+ns_token:* OR *:* AND ("a" || b) ~2 ^9 [a TO z] /re.*/ ?', "ünïcødé ✓ 🧠 中文 Ωμέγα",
-    "line\nbreak\ttab\r", "${namespace}", "CALL apoc.periodic.iterate('x')",
+    "'",
+    '"',
+    "{}",
+    "}) DETACH DELETE n //",
+    "$x",
+    "`",
+    "\\",
+    "\\'",
+    "') RETURN 1 //",
+    "MATCH (n) DETACH DELETE n",
+    "x' OR 1=1 OR 'x'='",
+    "{{> thoughts/_filter}}",
+    '+ns_token:* OR *:* AND ("a" || b) ~2 ^9 [a TO z] /re.*/ ?',
+    "ünïcødé ✓ 🧠 中文 Ωμέγα",
+    "line\nbreak\ttab\r",
+    "${namespace}",
+    "CALL apoc.periodic.iterate('x')",
 ]  # NUL is refused, not stored (test_api_hostile_inputs.py)
 IDS = [f"{p}-{i}" for i, p in enumerate(PAYLOADS)]
 
 
 def _thought(tid: str, text: str) -> dict[str, Any]:
-    return {"thought_id": tid, "thought_type": "OBSERVATION", "essence": text, "content": text,
-            "source": text, "metadata": {"note": text, "nested": {"deep": text}},
-            "tags": [text.strip()[:64] or "blank"], "consolidated_from": [text]}
+    return {
+        "thought_id": tid,
+        "thought_type": "OBSERVATION",
+        "essence": text,
+        "content": text,
+        "source": text,
+        "metadata": {"note": text, "nested": {"deep": text}},
+        "tags": [text.strip()[:64] or "blank"],
+        "consolidated_from": [text],
+    }
 
 
 def _path_id(tid: str) -> str | None:
@@ -39,8 +59,11 @@ def sentinel(make_api: Callable[..., Api]) -> Api:
     other = make_api()
     a = other.thought("Alice met Bob in Lisbon", tags=["travel"])
     b = other.thought("Bob moved to Berlin", tags=["travel", "moves"])
-    edge = {"from_thought_id": a["thought_id"], "to_thought_id": b["thought_id"],
-            "edge_type": "LEADS_TO"}
+    edge = {
+        "from_thought_id": a["thought_id"],
+        "to_thought_id": b["thought_id"],
+        "edge_type": "LEADS_TO",
+    }
     assert other.post("/v1/edges", json=edge).status_code == 201
     return other
 
@@ -55,8 +78,9 @@ def test_hostile_strings_are_data_in_every_write_and_query(api: Api, sentinel: A
     before = sentinel.footprint()
     first, rest = IDS[0], IDS[1:]
     assert api.post("/v1/thoughts", json=_thought(first, PAYLOADS[0])).status_code == 201
-    bulk = api.post("/v1/thoughts:bulk",
-                    json={"thoughts": [_thought(t, p) for t, p in zip(rest, PAYLOADS[1:])]})
+    bulk = api.post(
+        "/v1/thoughts:bulk", json={"thoughts": [_thought(t, p) for t, p in zip(rest, PAYLOADS[1:])]}
+    )
     assert bulk.status_code == 201, bulk.text
 
     stored = _all_thoughts(api)
@@ -71,16 +95,25 @@ def test_hostile_strings_are_data_in_every_write_and_query(api: Api, sentinel: A
         segment = _path_id(tid)
         if segment is None:
             continue
-        patched = api.patch(f"/v1/thoughts/{segment}", json={
-            "essence": text + "!", "metadata": {"again": text}, "tags": ["t" + text[:60]]})
+        patched = api.patch(
+            f"/v1/thoughts/{segment}",
+            json={"essence": text + "!", "metadata": {"again": text}, "tags": ["t" + text[:60]]},
+        )
         assert patched.status_code == 200, (tid, patched.text)
         assert patched.json()["essence"] == text + "!"
         assert patched.json()["metadata"] == {"again": text}
         assert api.get(f"/v1/thoughts/{segment}").json()["essence"] == text + "!"
         target = IDS[(i + 1) % len(IDS)]
-        edge = api.post("/v1/edges", json={
-            "edge_id": "e" + tid, "from_thought_id": tid, "to_thought_id": target,
-            "edge_type": "ASSOCIATED", "metadata": {"why": text}})
+        edge = api.post(
+            "/v1/edges",
+            json={
+                "edge_id": "e" + tid,
+                "from_thought_id": tid,
+                "to_thought_id": target,
+                "edge_type": "ASSOCIATED",
+                "metadata": {"why": text},
+            },
+        )
         assert edge.status_code == 201, edge.text
         edges = api.get(f"/v1/thoughts/{segment}/edges", params={"direction": "OUT"}).json()
         assert [(e["edge_id"], e["metadata"]) for e in edges] == [("e" + tid, {"why": text})]
@@ -89,20 +122,25 @@ def test_hostile_strings_are_data_in_every_write_and_query(api: Api, sentinel: A
         for route in ("/v1/retrieve", "/v1/explain"):
             response = api.post(route, json={"query": text, "metadata_filter": {"note": text}})
             assert response.status_code in (200, 422), (route, text, response.text)
-        listed = api.get("/v1/thoughts", params={
-            "metadata_filter": json.dumps({"note": [text, "x"]}), "cursor": text})
+        listed = api.get(
+            "/v1/thoughts",
+            params={"metadata_filter": json.dumps({"note": [text, "x"]}), "cursor": text},
+        )
         assert listed.status_code == 200, listed.text
         bad_key = api.post("/v1/retrieve", json={"query": "x", "metadata_filter": {text: 1}})
         assert bad_key.status_code == 422
         bad_meta_key = api.post("/v1/thoughts", json={**_thought("k", "k"), "metadata": {text: 1}})
         assert bad_meta_key.status_code == 422
         if text.isprintable():  # HTTP header values cannot carry control characters
-            as_header = api.client.get("/v1/thoughts", headers={
-                "Authorization": f"Bearer {api.key}", "X-Namespace": text.encode()})
+            as_header = api.client.get(
+                "/v1/thoughts",
+                headers={"Authorization": f"Bearer {api.key}", "X-Namespace": text.encode()},
+            )
             assert as_header.status_code == 422, as_header.text
 
-    hit = api.post("/v1/retrieve", json={"query": "x", "metadata_filter": {
-        "note": PAYLOADS[3]}}).json()
+    hit = api.post(
+        "/v1/retrieve", json={"query": "x", "metadata_filter": {"note": PAYLOADS[3]}}
+    ).json()
     assert [r["thought_id"] for r in hit["results"]] == [IDS[3]]
     assert set(_all_thoughts(api)) == set(IDS)
     assert sentinel.footprint() == before
@@ -113,14 +151,16 @@ def test_hostile_path_ids_change_nothing(api: Api, sentinel: Api) -> None:
     before, mine = sentinel.footprint(), api.footprint()
     for text in PAYLOADS:
         segment = quote(text, safe="")
-        for method, path in (("GET", f"/v1/thoughts/{segment}"),
-                             ("DELETE", f"/v1/thoughts/{segment}"),
-                             ("PATCH", f"/v1/thoughts/{segment}"),
-                             ("POST", f"/v1/thoughts/{segment}/restore"),
-                             ("GET", f"/v1/thoughts/{segment}/edges"),
-                             ("GET", f"/v1/edges/{segment}"),
-                             ("DELETE", f"/v1/edges/{segment}"),
-                             ("GET", f"/v1/dream/{segment}")):
+        for method, path in (
+            ("GET", f"/v1/thoughts/{segment}"),
+            ("DELETE", f"/v1/thoughts/{segment}"),
+            ("PATCH", f"/v1/thoughts/{segment}"),
+            ("POST", f"/v1/thoughts/{segment}/restore"),
+            ("GET", f"/v1/thoughts/{segment}/edges"),
+            ("GET", f"/v1/edges/{segment}"),
+            ("DELETE", f"/v1/edges/{segment}"),
+            ("GET", f"/v1/dream/{segment}"),
+        ):
             kwargs = {"json": {"essence": "x"}} if method == "PATCH" else {}
             response = api.request(method, path, **kwargs)
             assert response.status_code in (404, 405, 422), (method, path, response.text)

@@ -39,8 +39,13 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def private_neo4j() -> Iterator[tuple[LocalNeo4jServer, ConnectionInfo]]:
     """A Neo4j of our own, on fixed free ports so that a restart keeps its URI."""
-    settings = dataclasses.replace(ServerSettings.from_env(), bolt_port=_free_port(),
-                                   http_port=_free_port(), heap="512m", pagecache="128m")
+    settings = dataclasses.replace(
+        ServerSettings.from_env(),
+        bolt_port=_free_port(),
+        http_port=_free_port(),
+        heap="512m",
+        pagecache="128m",
+    )
     server = LocalNeo4jServer("api-restart", settings)
     server.stop()  # a run killed half-way may have left it running on other ports
     try:
@@ -68,8 +73,11 @@ class Writer(threading.Thread):
     def run(self) -> None:
         while not self.halt.is_set():
             tid = f"w-{uuid.uuid4().hex}"
-            response = self.client.post("/v1/thoughts", json={**_thought(tid), "thought_id": tid},
-                                        headers=headers(self.namespace))
+            response = self.client.post(
+                "/v1/thoughts",
+                json={**_thought(tid), "thought_id": tid},
+                headers=headers(self.namespace),
+            )
             self.statuses.add(response.status_code)
             if response.status_code == 201:
                 self.acknowledged.append(tid)
@@ -87,12 +95,17 @@ def _wait_ready(client: TestClient) -> float:
 
 def test_service_survives_a_neo4j_restart(private_neo4j: Any, provider: Any) -> None:
     server, info = private_neo4j
-    settings = api_settings(info, neo4j_max_transaction_retry_time=2.0,
-                            neo4j_connection_timeout=2.0, retry_after_seconds=3)
+    settings = api_settings(
+        info,
+        neo4j_max_transaction_retry_time=2.0,
+        neo4j_connection_timeout=2.0,
+        retry_after_seconds=3,
+    )
     namespace = f"apir-{uuid.uuid4().hex[:8]}"
     with TestClient(create_app(settings, embedding_provider=provider)) as client:
-        first = client.post("/v1/thoughts", json=_thought("before the outage"),
-                            headers=headers(namespace))
+        first = client.post(
+            "/v1/thoughts", json=_thought("before the outage"), headers=headers(namespace)
+        )
         assert first.status_code == 201
         writer = Writer(client, namespace)
         writer.start()
@@ -115,21 +128,32 @@ def test_service_survives_a_neo4j_restart(private_neo4j: Any, provider: Any) -> 
         writer.join()
         assert 201 in writer.statuses and writer.statuses <= {201, 503}
 
-        after = client.post("/v1/thoughts", json=_thought("after the outage"),
-                            headers=headers(namespace))
+        after = client.post(
+            "/v1/thoughts", json=_thought("after the outage"), headers=headers(namespace)
+        )
         assert after.status_code == 201
-        acknowledged = [first.json()["thought_id"], after.json()["thought_id"],
-                        *writer.acknowledged]
+        acknowledged = [
+            first.json()["thought_id"],
+            after.json()["thought_id"],
+            *writer.acknowledged,
+        ]
         stored: set[str] = set()
         cursor = None
         while True:
-            page = client.get("/v1/thoughts", params={"limit": 500, **(
-                {"cursor": cursor} if cursor else {})}, headers=headers(namespace)).json()
+            page = client.get(
+                "/v1/thoughts",
+                params={"limit": 500, **({"cursor": cursor} if cursor else {})},
+                headers=headers(namespace),
+            ).json()
             stored |= {t["thought_id"] for t in page["thoughts"]}
             cursor = page["next_cursor"]
             if cursor is None:
                 break
         assert set(acknowledged) <= stored
-        assert client.post("/v1/retrieve", json={"query": "outage"},
-                           headers=headers(namespace)).status_code == 200
+        assert (
+            client.post(
+                "/v1/retrieve", json={"query": "outage"}, headers=headers(namespace)
+            ).status_code
+            == 200
+        )
         client.portal.call(client.app.state.api.store(namespace).delete_namespace)

@@ -14,15 +14,19 @@ def memories(api: Api) -> dict[str, str]:
     cause = api.thought("An expired TLS certificate on the payment gateway")
     tea = api.thought("Ann prefers green tea in the morning", metadata={"speaker": "ann"})
     api.thought("Bob likes espresso after lunch", metadata={"speaker": "bob"})
-    edge = {"from_thought_id": outage["thought_id"], "to_thought_id": cause["thought_id"],
-            "edge_type": "CAUSED_BY", "confidence": 0.9}
+    edge = {
+        "from_thought_id": outage["thought_id"],
+        "to_thought_id": cause["thought_id"],
+        "edge_type": "CAUSED_BY",
+        "confidence": 0.9,
+    }
     assert api.post("/v1/edges", json=edge).status_code == 201
-    return {"outage": outage["thought_id"], "cause": cause["thought_id"],
-            "tea": tea["thought_id"]}
+    return {"outage": outage["thought_id"], "cause": cause["thought_id"], "tea": tea["thought_id"]}
 
 
 def test_retrieve_returns_results_with_confidence_pathway_and_timings(
-        api: Api, memories: dict[str, str]) -> None:
+    api: Api, memories: dict[str, str]
+) -> None:
     response = api.post("/v1/retrieve", json={"query": "What does Ann drink?", "top_k": 2})
     assert response.status_code == 200, response.text
     body = response.json()
@@ -35,16 +39,19 @@ def test_retrieve_returns_results_with_confidence_pathway_and_timings(
 
 
 def test_causal_query_returns_the_chain(api: Api, memories: dict[str, str]) -> None:
-    body = api.post("/v1/retrieve", json={"query": "What caused the checkout outage?",
-                                          "causal_weight": 1.0}).json()
+    body = api.post(
+        "/v1/retrieve", json={"query": "What caused the checkout outage?", "causal_weight": 1.0}
+    ).json()
     assert body["intent"] == "causal"
     links = {(link["from_thought_id"], link["to_thought_id"]) for link in body["causal_links"]}
     assert (memories["outage"], memories["cause"]) in links
 
 
 def test_metadata_filter_and_pathway_override(api: Api, memories: dict[str, str]) -> None:
-    body = api.post("/v1/retrieve", json={"query": "drinks", "pathway": "energy",
-                                          "metadata_filter": {"speaker": "bob"}}).json()
+    body = api.post(
+        "/v1/retrieve",
+        json={"query": "drinks", "pathway": "energy", "metadata_filter": {"speaker": "bob"}},
+    ).json()
     assert body["pathway"] == "energy"
     assert body["results"] and all(r["metadata"]["speaker"] == "bob" for r in body["results"])
 
@@ -52,8 +59,9 @@ def test_metadata_filter_and_pathway_override(api: Api, memories: dict[str, str]
 def test_request_time_is_the_clock_unless_given(api: Api, memories: dict[str, str]) -> None:
     filled = api.post("/v1/explain", json={"query": "tea"}).json()
     assert filled["decay_axis"] == "access"  # the API passed now = the request time
-    given = api.post("/v1/explain", json={"query": "what happened last Friday?",
-                                          "now": "2024-05-15T12:00:00Z"}).json()
+    given = api.post(
+        "/v1/explain", json={"query": "what happened last Friday?", "now": "2024-05-15T12:00:00Z"}
+    ).json()
     assert given["temporal"] is not None
     assert given["temporal"]["start"].startswith("2024-05-10")
 
@@ -69,8 +77,7 @@ def test_explain_summary_and_debug(api: Api, memories: dict[str, str]) -> None:
     assert bad.status_code == 422 and bad.json()["field"] == "level"
 
 
-def test_explain_as_html_is_the_page_that_draws_the_run(api: Api,
-                                                         memories: dict[str, str]) -> None:
+def test_explain_as_html_is_the_page_that_draws_the_run(api: Api, memories: dict[str, str]) -> None:
     query = {"query": "What does Ann drink?"}
     top = api.post("/v1/explain", json=query).json()["results"][0]
     assert top["thought_id"] == memories["tea"]
@@ -92,24 +99,30 @@ def test_explain_in_an_unknown_format_is_422(api: Api, memories: dict[str, str])
     assert bad.json()["message"]
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"query": ""}, "query"),
-    ({"query": "x" * 2001}, "query"),
-    ({"query": "tea", "top_k": 0}, "top_k"),
-    ({"query": "tea", "top_k": 101}, "top_k"),
-    ({"query": "tea", "temporal_weight": 1.5}, "temporal_weight"),
-    ({"query": "tea", "causal_weight": -0.1}, "causal_weight"),
-    ({"query": "tea", "min_confidence": 2}, "min_confidence"),
-    ({"query": "tea", "pathway": "fastest"}, "pathway"),
-    ({"query": "tea", "now": "yesterday-ish"}, "now"),
-    ({"query": "tea", "metadata_filter": {"a b": 1}}, "metadata_filter"),
-    ({"query": "tea", "current_cycle": 3, "recency_now": "2024-01-01T00:00:00Z"},
-     "recency_now"),
-    ({"query": "tea", "spread_depth": 9}, "spread_depth"),
-    ({"query": "tea", "colour": "red"}, "colour"),
-])
-def test_bad_parameters_are_422_naming_the_field(api: Api, memories: dict[str, str],
-                                                 body: dict[str, object], field: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"query": ""}, "query"),
+        ({"query": "x" * 2001}, "query"),
+        ({"query": "tea", "top_k": 0}, "top_k"),
+        ({"query": "tea", "top_k": 101}, "top_k"),
+        ({"query": "tea", "temporal_weight": 1.5}, "temporal_weight"),
+        ({"query": "tea", "causal_weight": -0.1}, "causal_weight"),
+        ({"query": "tea", "min_confidence": 2}, "min_confidence"),
+        ({"query": "tea", "pathway": "fastest"}, "pathway"),
+        ({"query": "tea", "now": "yesterday-ish"}, "now"),
+        ({"query": "tea", "metadata_filter": {"a b": 1}}, "metadata_filter"),
+        (
+            {"query": "tea", "current_cycle": 3, "recency_now": "2024-01-01T00:00:00Z"},
+            "recency_now",
+        ),
+        ({"query": "tea", "spread_depth": 9}, "spread_depth"),
+        ({"query": "tea", "colour": "red"}, "colour"),
+    ],
+)
+def test_bad_parameters_are_422_naming_the_field(
+    api: Api, memories: dict[str, str], body: dict[str, object], field: str
+) -> None:
     response = api.post("/v1/retrieve", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["field"] == field

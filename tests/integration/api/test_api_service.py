@@ -27,10 +27,21 @@ def test_probes_need_no_key(client: TestClient) -> None:
 
 def test_openapi_and_docs_are_served(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    assert {"/v1/retrieve", "/v1/explain", "/v1/thoughts", "/v1/thoughts:bulk",
-            "/v1/thoughts/{thought_id}", "/v1/thoughts/{thought_id}/restore", "/v1/edges",
-            "/v1/edges/{edge_id}", "/v1/thoughts/{thought_id}/edges", "/v1/dream",
-            "/v1/dream/{job_id}", "/healthz", "/readyz"} <= set(spec["paths"])
+    assert {
+        "/v1/retrieve",
+        "/v1/explain",
+        "/v1/thoughts",
+        "/v1/thoughts:bulk",
+        "/v1/thoughts/{thought_id}",
+        "/v1/thoughts/{thought_id}/restore",
+        "/v1/edges",
+        "/v1/edges/{edge_id}",
+        "/v1/thoughts/{thought_id}/edges",
+        "/v1/dream",
+        "/v1/dream/{job_id}",
+        "/healthz",
+        "/readyz",
+    } <= set(spec["paths"])
     assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     assert "swagger" in client.get("/docs").text.lower()
 
@@ -56,8 +67,11 @@ def test_body_size_limit_is_413(connection: ConnectionInfo) -> None:
                 yield b"x" * 512
             yield b'"}'
 
-        streamed = small.post("/v1/thoughts", content=chunks(), headers={
-            **headers("apit-big"), "Content-Type": "application/json"})
+        streamed = small.post(
+            "/v1/thoughts",
+            content=chunks(),
+            headers={**headers("apit-big"), "Content-Type": "application/json"},
+        )
         assert streamed.status_code == 413
         assert set(streamed.json()) == ERROR_KEYS
         assert small.get("/v1/thoughts", headers=headers("apit-big")).status_code == 404
@@ -85,8 +99,9 @@ class _BrokenProvider:
 def test_server_faults_are_500_without_internals(connection: ConnectionInfo) -> None:
     app = create_app(api_settings(connection), embedding_provider=_BrokenProvider())
     with TestClient(app, raise_server_exceptions=False) as broken:
-        response = broken.post("/v1/retrieve", json={"query": "tea"}, headers={
-            "Authorization": f"Bearer {ADMIN}"})
+        response = broken.post(
+            "/v1/retrieve", json={"query": "tea"}, headers={"Authorization": f"Bearer {ADMIN}"}
+        )
     assert response.status_code == 500
     body = response.json()
     assert set(body) == ERROR_KEYS
@@ -98,7 +113,8 @@ def _boom() -> None:
 
 
 def test_unexpected_500_keeps_the_request_id_and_the_keep_alive_connection(
-        connection: ConnectionInfo) -> None:
+    connection: ConnectionInfo,
+) -> None:
     """A bug (here a route dependency that raises) is the documented 500 with the request id
     in the header and the body, and the same keep-alive connection serves the next request."""
     app = create_app(api_settings(connection), embedding_provider=None)
@@ -116,8 +132,9 @@ def test_unexpected_500_keeps_the_request_id_and_the_keep_alive_connection(
 
 
 def test_bad_bodies_name_the_body_and_say_what_to_send(api: Api) -> None:
-    malformed = api.post("/v1/thoughts", content=b'{"essence": "x",,}',
-                         headers={"Content-Type": "application/json"})
+    malformed = api.post(
+        "/v1/thoughts", content=b'{"essence": "x",,}', headers={"Content-Type": "application/json"}
+    )
     assert malformed.status_code == 422
     assert malformed.json()["field"] == "body"
     assert malformed.json()["message"].startswith("body: malformed JSON at character 16")
@@ -130,5 +147,8 @@ def test_library_validation_failures_name_the_field_briefly(api: Api) -> None:
     thought = api.thought("patch me")
     response = api.patch(f"/v1/thoughts/{thought['thought_id']}", json={"essence": None})
     assert response.status_code == 422
-    assert response.json() == {"error": "validation_failed", "field": "essence",
-                               "message": "essence: Input should be a valid string"}
+    assert response.json() == {
+        "error": "validation_failed",
+        "field": "essence",
+        "message": "essence: Input should be a valid string",
+    }

@@ -9,13 +9,22 @@ from tests.integration.api.conftest import Api
 
 
 def _body(essence: str, **fields: object) -> dict[str, object]:
-    return {"thought_type": "OBSERVATION", "essence": essence, "content": essence,
-            "source": "api-test", **fields}
+    return {
+        "thought_type": "OBSERVATION",
+        "essence": essence,
+        "content": essence,
+        "source": "api-test",
+        **fields,
+    }
 
 
 def test_create_then_read_back(api: Api) -> None:
-    made = api.thought("Ann prefers tea over coffee", priority="P1", tags=["Drinks"],
-                       metadata={"speaker": "ann", "turn": 3})
+    made = api.thought(
+        "Ann prefers tea over coffee",
+        priority="P1",
+        tags=["Drinks"],
+        metadata={"speaker": "ann", "turn": 3},
+    )
     assert made["created_at"] and made["updated_at"]
     got = api.get(f"/v1/thoughts/{made['thought_id']}")
     assert got.status_code == 200
@@ -41,8 +50,10 @@ def test_deduplicate_confirms_the_existing_thought_with_200(api: Api) -> None:
 
 
 def test_create_with_ttl_and_embedding(api: Api) -> None:
-    made = api.post("/v1/thoughts", json=_body("short lived", expires_after_seconds=3600,
-                                               embedding=[0.0] * 383 + [1.0]))
+    made = api.post(
+        "/v1/thoughts",
+        json=_body("short lived", expires_after_seconds=3600, embedding=[0.0] * 383 + [1.0]),
+    )
     assert made.status_code == 201, made.text
     assert made.json()["expires_at"] is not None
     wrong = api.post("/v1/thoughts", json=_body("bad vector", embedding=[1.0, 2.0]))
@@ -56,8 +67,9 @@ def test_a_zero_norm_embedding_is_422_and_retrieval_keeps_working(api: Api) -> N
     assert zero.status_code == 422, zero.text
     assert zero.json()["error"] == "validation_failed"
     assert "non-zero, finite length (L2 norm) as float32" in zero.json()["message"]
-    bulk = api.post("/v1/thoughts:bulk", json={"thoughts": [_body("tiny")],
-                                               "embeddings": [[1e-300] * 384]})
+    bulk = api.post(
+        "/v1/thoughts:bulk", json={"thoughts": [_body("tiny")], "embeddings": [[1e-300] * 384]}
+    )
     assert bulk.status_code == 422, bulk.text
     retrieved = api.post("/v1/retrieve", json={"query": "What does Ann drink?"})
     assert retrieved.status_code == 200, retrieved.text
@@ -73,16 +85,21 @@ def test_validation_errors_name_the_field(api: Api) -> None:
     assert unknown.status_code == 422 and unknown.json()["field"] == "mood"
     bad_type = api.post("/v1/thoughts", json=_body("ok", thought_type="IDEA"))
     assert bad_type.status_code == 422 and bad_type.json()["field"] == "thought_type"
-    not_json = api.post("/v1/thoughts", content=b"{not json",
-                        headers={"Content-Type": "application/json"})
+    not_json = api.post(
+        "/v1/thoughts", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
     assert not_json.status_code == 422
     assert set(not_json.json()) == {"error", "message", "field"}
 
 
 def test_unknown_ids_are_404(api: Api) -> None:
     api.thought("makes the namespace exist")
-    for method, path in (("GET", "/v1/thoughts/nope"), ("PATCH", "/v1/thoughts/nope"),
-                         ("DELETE", "/v1/thoughts/nope"), ("POST", "/v1/thoughts/nope/restore")):
+    for method, path in (
+        ("GET", "/v1/thoughts/nope"),
+        ("PATCH", "/v1/thoughts/nope"),
+        ("DELETE", "/v1/thoughts/nope"),
+        ("POST", "/v1/thoughts/nope/restore"),
+    ):
         kwargs = {"json": {"essence": "x"}} if method == "PATCH" else {}
         response = api.request(method, path, **kwargs)
         assert response.status_code == 404, (method, path, response.text)
@@ -92,12 +109,23 @@ def test_unknown_ids_are_404(api: Api) -> None:
 def test_patch_changes_fields_and_checks_the_lifecycle(api: Api) -> None:
     made = api.thought("draft plan", metadata={"a": 1})
     path = f"/v1/thoughts/{made['thought_id']}"
-    changed = api.patch(path, json={"essence": "final plan", "metadata": {"b": "2"},
-                                    "confidence": 0.8, "lifecycle_status": "DONE"})
+    changed = api.patch(
+        path,
+        json={
+            "essence": "final plan",
+            "metadata": {"b": "2"},
+            "confidence": 0.8,
+            "lifecycle_status": "DONE",
+        },
+    )
     assert changed.status_code == 200, changed.text
     body = changed.json()
     assert (body["essence"], body["metadata"], body["confidence"], body["lifecycle_status"]) == (
-        "final plan", {"b": "2"}, 0.8, "DONE")
+        "final plan",
+        {"b": "2"},
+        0.8,
+        "DONE",
+    )
     cleared = api.patch(path, json={"confidence": None})
     assert cleared.json()["confidence"] is None
     illegal = api.patch(path, json={"lifecycle_status": "CREATED"})
@@ -142,8 +170,14 @@ def test_restore_only_from_archived(api: Api) -> None:
 
 
 def test_list_filters_and_cursor_pages(api: Api) -> None:
-    stored = [api.thought(f"note {i}", priority="P1" if i % 2 else "P3",
-                          metadata={"speaker": "ann" if i < 5 else "bob"}) for i in range(7)]
+    stored = [
+        api.thought(
+            f"note {i}",
+            priority="P1" if i % 2 else "P3",
+            metadata={"speaker": "ann" if i < 5 else "bob"},
+        )
+        for i in range(7)
+    ]
     seen: list[str] = []
     cursor = None
     while True:
@@ -159,8 +193,9 @@ def test_list_filters_and_cursor_pages(api: Api) -> None:
     assert {t["priority"] for t in p1} == {"P1"} and len(p1) == 3
     bob = api.get("/v1/thoughts", params={"metadata_filter": json.dumps({"speaker": "bob"})})
     assert len(bob.json()["thoughts"]) == 2
-    anyone = api.get("/v1/thoughts",
-                     params={"metadata_filter": json.dumps({"speaker": ["ann", "bob"]})})
+    anyone = api.get(
+        "/v1/thoughts", params={"metadata_filter": json.dumps({"speaker": ["ann", "bob"]})}
+    )
     assert len(anyone.json()["thoughts"]) == 7
 
 
@@ -180,13 +215,15 @@ def test_bulk_stores_all_or_nothing(api: Api) -> None:
     stored = api.post("/v1/thoughts:bulk", json={"thoughts": bodies})
     assert stored.status_code == 201, stored.text
     assert stored.json() == {"stored": 5, "thought_ids": [f"b-{i}" for i in range(5)]}
-    clash = api.post("/v1/thoughts:bulk",
-                     json={"thoughts": [_body("new", thought_id="b-new"), bodies[0]]})
+    clash = api.post(
+        "/v1/thoughts:bulk", json={"thoughts": [_body("new", thought_id="b-new"), bodies[0]]}
+    )
     assert clash.status_code == 409
     assert api.get("/v1/thoughts/b-new").status_code == 404
     assert api.post("/v1/thoughts:bulk", json={"thoughts": []}).status_code == 422
     too_many = api.post("/v1/thoughts:bulk", json={"thoughts": [_body("x")] * 1001})
     assert too_many.status_code == 422 and too_many.json()["field"] == "thoughts"
-    mismatch = api.post("/v1/thoughts:bulk",
-                        json={"thoughts": [_body("y")], "embeddings": [None, None]})
+    mismatch = api.post(
+        "/v1/thoughts:bulk", json={"thoughts": [_body("y")], "embeddings": [None, None]}
+    )
     assert mismatch.status_code == 422

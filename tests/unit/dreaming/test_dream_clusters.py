@@ -48,11 +48,13 @@ def test_a_community_still_too_large_is_rejected():
 
 def test_clustering_is_deterministic():
     rng = np.random.default_rng(3)
-    pairs = [(int(a), int(b), float(w)) for a, b, w in
-             zip(rng.integers(0, 60, 200), rng.integers(0, 60, 200), rng.random(200),
-                 strict=True)]
-    runs = [cluster(_graph(60, pairs), min_size=2, max_size=8, seed=5).clusters
-            for _ in range(3)]
+    pairs = [
+        (int(a), int(b), float(w))
+        for a, b, w in zip(
+            rng.integers(0, 60, 200), rng.integers(0, 60, 200), rng.random(200), strict=True
+        )
+    ]
+    runs = [cluster(_graph(60, pairs), min_size=2, max_size=8, seed=5).clusters for _ in range(3)]
     assert runs[0] == runs[1] == runs[2]
 
 

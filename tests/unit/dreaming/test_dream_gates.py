@@ -31,29 +31,40 @@ def test_schedule_runs_at_positive_multiples_only():
 
 
 def test_eligibility_params_carry_the_gates_in_their_units():
-    gates = DreamingGates(thought_types=(ThoughtType.OBSERVATION, ThoughtType.NOTE),
-                          min_age_cycles=3, allow_zero_confirmation=False, min_confirmations=1)
+    gates = DreamingGates(
+        thought_types=(ThoughtType.OBSERVATION, ThoughtType.NOTE),
+        min_age_cycles=3,
+        allow_zero_confirmation=False,
+        min_confirmations=1,
+    )
     now = datetime(2026, 1, 1, tzinfo=UTC)
     assert eligibility_params(gates, 10, now) == {
-        "thought_types": ["OBSERVATION", "NOTE"], "current_cycle": 10, "min_age_cycles": 3,
-        "allow_zero_confirmation": False, "min_confirmations": 1, "now": now}
+        "thought_types": ["OBSERVATION", "NOTE"],
+        "current_cycle": 10,
+        "min_age_cycles": 3,
+        "allow_zero_confirmation": False,
+        "min_confirmations": 1,
+        "now": now,
+    }
 
 
 def test_score_gate_keeps_order_and_threshold_is_inclusive():
     cands = [Candidate(i, None, 0, 0, 0) for i in ("a", "b", "c")]
-    kept = passing_score_gate(cands, {"a": 0.5, "b": 0.2, "c": 0.9},
-                              DreamingGates(min_score=0.5))
+    kept = passing_score_gate(cands, {"a": 0.5, "b": 0.2, "c": 0.9}, DreamingGates(min_score=0.5))
     assert [c.thought_id for c in kept] == ["a", "c"]
 
 
-@pytest.mark.parametrize("bad", [
-    {"gates": {"min_cluster_size": 5, "max_cluster_size": 4}},
-    {"gates": {"thought_types": []}},
-    {"signals": {"novelty": 1.0}},
-    {"signals": {"recency": -1.0}},
-    {"similarity_threshold": 1.5},
-    {"schedule_every_n_cycles": 0},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"gates": {"min_cluster_size": 5, "max_cluster_size": 4}},
+        {"gates": {"thought_types": []}},
+        {"signals": {"novelty": 1.0}},
+        {"signals": {"recency": -1.0}},
+        {"similarity_threshold": 1.5},
+        {"schedule_every_n_cycles": 0},
+    ],
+)
 def test_bad_configs_are_refused(bad):
     with pytest.raises(ValidationError):
         DreamingConfig.model_validate(bad)

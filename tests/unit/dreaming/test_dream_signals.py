@@ -33,7 +33,10 @@ def test_only_signals_with_data_are_active():
     assert active_signals(flat, access_tracking_enabled=True) == {"recency"}
     rich = [Candidate("a", 0.9, 1, 2, 0), Candidate("b", None, 0, 0, 0)]
     assert active_signals(rich, access_tracking_enabled=False) == {
-        "recency", "confirmation", "confidence"}
+        "recency",
+        "confirmation",
+        "confidence",
+    }
     assert "frequency" in active_signals(rich, access_tracking_enabled=True)
 
 

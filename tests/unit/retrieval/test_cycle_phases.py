@@ -9,13 +9,30 @@ from engrava_graph.retrieval.phases import Candidate, MemoryFields
 from engrava_graph.retrieval.types import TemporalRange
 
 
-def fields(tid: str, *, conversation: str | None = None, position: int | None = None,
-           valid_from: datetime | None = None) -> MemoryFields:
+def fields(
+    tid: str,
+    *,
+    conversation: str | None = None,
+    position: int | None = None,
+    valid_from: datetime | None = None,
+) -> MemoryFields:
     return MemoryFields(
-        thought_id=tid, essence=tid, thought_type="OBSERVATION", metadata={}, priority="P3",
-        confidence=None, pinned=False, access_count=0, created_at=None, updated_at=None,
-        updated_cycle=0, last_accessed_at=None, valid_from=valid_from,
-        conversation_id=conversation, position=position)
+        thought_id=tid,
+        essence=tid,
+        thought_type="OBSERVATION",
+        metadata={},
+        priority="P3",
+        confidence=None,
+        pinned=False,
+        access_count=0,
+        created_at=None,
+        updated_at=None,
+        updated_cycle=0,
+        last_accessed_at=None,
+        valid_from=valid_from,
+        conversation_id=conversation,
+        position=position,
+    )
 
 
 def test_the_higher_ranked_of_two_near_duplicates_stays() -> None:
@@ -42,26 +59,35 @@ def test_a_conversation_passes_its_matched_activation_to_its_messages() -> None:
     config = RetrievalConfig(session_saturation=2.0)
     hit = Candidate("m1", activation=1.0, fields=fields("m1", conversation="s1", position=0))
     other = Candidate("m2", activation=0.6, fields=fields("m2", conversation="s1", position=9))
-    reached = Candidate("m3", reached_by="spread",
-                        fields=fields("m3", conversation="s1", position=1))
+    reached = Candidate(
+        "m3", reached_by="spread", fields=fields("m3", conversation="s1", position=1)
+    )
     alone = Candidate("m4", activation=0.9, fields=fields("m4", conversation="s2", position=0))
     note = Candidate("n", activation=1.0, fields=fields("n", conversation="s1"))
-    phases.session_activation({c.thought_id: c for c in (hit, other, reached, alone, note)},
-                              config)
+    phases.session_activation({c.thought_id: c for c in (hit, other, reached, alone, note)}, config)
     assert hit.session == other.session == reached.session == 0.8
     assert alone.session == 0.45 and note.session == 0.0
     assert reached.via == ["SESSION from s1"]
 
 
 def test_a_memory_outside_the_named_range_is_marked_and_penalised() -> None:
-    week = TemporalRange(reference="last week", direction="within",
-                         start=datetime(2024, 5, 6, tzinfo=UTC),
-                         end=datetime(2024, 5, 13, tzinfo=UTC))
+    week = TemporalRange(
+        reference="last week",
+        direction="within",
+        start=datetime(2024, 5, 6, tzinfo=UTC),
+        end=datetime(2024, 5, 13, tzinfo=UTC),
+    )
     inside = Candidate("in", fields=fields("in", valid_from=datetime(2024, 5, 8, tzinfo=UTC)))
     outside = Candidate("out", fields=fields("out", valid_from=datetime(2024, 4, 1, tzinfo=UTC)))
     now = datetime(2024, 5, 15, tzinfo=UTC)
-    phases.decay({"in": inside, "out": outside}, axis="access", now=now, recency=None,
-                 decay_rate=0.05, temporal=week)
+    phases.decay(
+        {"in": inside, "out": outside},
+        axis="access",
+        now=now,
+        recency=None,
+        decay_rate=0.05,
+        temporal=week,
+    )
     assert inside.in_range is True and inside.temporal == 1.0
     assert outside.in_range is False and outside.temporal < 0.5
 
@@ -69,30 +95,62 @@ def test_a_memory_outside_the_named_range_is_marked_and_penalised() -> None:
 def test_decay_ages_an_unaccessed_memory_from_when_it_happened() -> None:
     old = Candidate("old", fields=fields("old", valid_from=datetime(2023, 1, 1, tzinfo=UTC)))
     new = Candidate("new", fields=fields("new", valid_from=datetime(2024, 1, 1, tzinfo=UTC)))
-    phases.decay({"old": old, "new": new}, axis="access", now=datetime(2024, 1, 2, tzinfo=UTC),
-                 recency=None, decay_rate=0.05, temporal=None)
+    phases.decay(
+        {"old": old, "new": new},
+        axis="access",
+        now=datetime(2024, 1, 2, tzinfo=UTC),
+        recency=None,
+        decay_rate=0.05,
+        temporal=None,
+    )
     assert old.temporal < new.temporal < 1.0
 
 
 def test_confidence_never_rises_down_the_ranking() -> None:
-    ranked = [Candidate("a", composite=0.5), Candidate("b", composite=0.49),
-              Candidate("c", composite=0.1)]
+    ranked = [
+        Candidate("a", composite=0.5),
+        Candidate("b", composite=0.49),
+        Candidate("c", composite=0.1),
+    ]
     phases.score(ranked, RetrievalConfig())
     confidences = [c.confidence for c in ranked]
     assert confidences == sorted(confidences, reverse=True)
 
 
 def _typed(tid: str, thought_type: str) -> Candidate:
-    return Candidate(tid, fields=MemoryFields(
-        thought_id=tid, essence=tid, thought_type=thought_type, metadata={}, priority="P3",
-        confidence=None, pinned=False, access_count=0, created_at=None, updated_at=None,
-        updated_cycle=0, last_accessed_at=None, valid_from=None, conversation_id=None,
-        position=None))
+    return Candidate(
+        tid,
+        fields=MemoryFields(
+            thought_id=tid,
+            essence=tid,
+            thought_type=thought_type,
+            metadata={},
+            priority="P3",
+            confidence=None,
+            pinned=False,
+            access_count=0,
+            created_at=None,
+            updated_at=None,
+            updated_cycle=0,
+            last_accessed_at=None,
+            valid_from=None,
+            conversation_id=None,
+            position=None,
+        ),
+    )
 
 
 def test_at_most_one_reflection_in_the_top_five() -> None:
-    kinds = ["REFLECTION", "REFLECTION", "OBSERVATION", "REFLECTION", "OBSERVATION",
-             "OBSERVATION", "OBSERVATION", "OBSERVATION"]
+    kinds = [
+        "REFLECTION",
+        "REFLECTION",
+        "OBSERVATION",
+        "REFLECTION",
+        "OBSERVATION",
+        "OBSERVATION",
+        "OBSERVATION",
+        "OBSERVATION",
+    ]
     ranked = [_typed(f"c{i}", k) for i, k in enumerate(kinds)]
     out = [c.thought_id for c in phases.cap_reflections(ranked, cap=1, window=5)]
     assert out == ["c0", "c2", "c4", "c5", "c6", "c1", "c3", "c7"]

@@ -56,7 +56,7 @@ def _encoding(intent: Intent, *, entities: int = 0, clauses: int = 1) -> QueryEn
 def test_more_entities_favour_exact_up_to_the_cap() -> None:
     exact = [route(_encoding(Intent.TEMPORAL, entities=n)).exact for n in range(6)]
     cap = FEATURE_VOTES["entity"].max_units
-    assert exact[:cap + 1] == sorted(set(exact[:cap + 1]))
+    assert exact[: cap + 1] == sorted(set(exact[: cap + 1]))
     assert exact[cap] == exact[cap + 1] == exact[cap + 2]
 
 

@@ -12,11 +12,11 @@ from engrava_graph.retrieval.scoring import (
     DEFAULT_WEIGHTS,
     PATHWAY_WEIGHTS,
     SIGNAL_NAMES,
+    Calibration,
     CandidateSignals,
     RankWeights,
     access_frequency_score,
     calibrated_confidence,
-    Calibration,
     composite_score,
     decay_factor,
     importance_score,
@@ -173,7 +173,8 @@ def test_calibrated_confidence_grows_with_the_lead_over_the_next() -> None:
     values = [calibrated_confidence(0.5, float(x), Calibration()) for x in np.linspace(0, 0.5, 11)]
     assert all(b >= a for a, b in itertools.pairwise(values))
     assert calibrated_confidence(0.5, -0.1, Calibration()) == calibrated_confidence(
-        0.5, 0.0, Calibration())
+        0.5, 0.0, Calibration()
+    )
 
 
 def test_calibration_is_a_logistic_map() -> None:

@@ -16,49 +16,111 @@ from engrava_graph.retrieval.visual import (
     render_explanation_html,
 )
 
-LINK = {"edge_id": "e1", "edge_type": "CAUSED_BY", "from_thought_id": "a", "to_thought_id": "c",
-        "confidence": 0.8, "hops": 1, "direction": "cause"}
+LINK = {
+    "edge_id": "e1",
+    "edge_type": "CAUSED_BY",
+    "from_thought_id": "a",
+    "to_thought_id": "c",
+    "confidence": 0.8,
+    "hops": 1,
+    "direction": "cause",
+}
 
 
 def _trace(tid: str, reached_by: str, confidence: float, **fields: Any) -> dict[str, Any]:
-    signals = dict.fromkeys(("similarity", "temporal", "causal", "importance",
-                             "access_frequency", "activation", "composite"), 0.5)
-    return {"thought_id": tid, "text": f"memory {tid}", "reached_by": reached_by, "hops": 0,
-            "confidence": confidence, **signals, **fields}
+    signals = dict.fromkeys(
+        (
+            "similarity",
+            "temporal",
+            "causal",
+            "importance",
+            "access_frequency",
+            "activation",
+            "composite",
+        ),
+        0.5,
+    )
+    return {
+        "thought_id": tid,
+        "text": f"memory {tid}",
+        "reached_by": reached_by,
+        "hops": 0,
+        "confidence": confidence,
+        **signals,
+        **fields,
+    }
 
 
 def _result(tid: str, confidence: float, links: list[dict[str, Any]] = ()) -> dict[str, Any]:
-    return {"thought_id": tid, "text": f"memory {tid}", "confidence": confidence,
-            "pathway": "attention", "thought_type": "OBSERVATION", "metadata": {},
-            "created_at": None, "last_accessed_at": None, "causal_links": list(links),
-            "reached_by": "activation"}
+    return {
+        "thought_id": tid,
+        "text": f"memory {tid}",
+        "confidence": confidence,
+        "pathway": "attention",
+        "thought_type": "OBSERVATION",
+        "metadata": {},
+        "created_at": None,
+        "last_accessed_at": None,
+        "causal_links": list(links),
+        "reached_by": "activation",
+    }
 
 
 def explanation(query: str = "why did a happen?", level: str = "debug") -> Explanation:
-    return Explanation.model_validate({
-        "level": level, "query": query, "intent": "causal",
-        "intent_scores": {"causal": 0.7, "factual": 0.1, "temporal": 0.1, "exploratory": 0.1},
-        "entities": [], "temporal": None,
-        "pathway_scores": {"exact": 0.2, "energy": 0.3, "attention": 0.5},
-        "pathway_selected": "attention", "candidates_activated": 2,
-        "candidates_after_spread": 3, "candidates_final": 2,
-        "phase_timings": {"encode": 1.0, "activate": 2.5}, "skipped_phases": {},
-        "decay_axis": "access", "vector_strategy": "exact", "weights": {},
-        "results": [_result("a", 0.9, [LINK]), _result("c", 0.4)],
-        "candidates": None if level == "summary" else [
-            _trace("a", "activation", 0.9), _trace("c", "cause", 0.4, hops=1),
-            _trace("b", "spread", 0.1, hops=1, dropped_in="filter", reason="near-duplicate")],
-    })
+    return Explanation.model_validate(
+        {
+            "level": level,
+            "query": query,
+            "intent": "causal",
+            "intent_scores": {"causal": 0.7, "factual": 0.1, "temporal": 0.1, "exploratory": 0.1},
+            "entities": [],
+            "temporal": None,
+            "pathway_scores": {"exact": 0.2, "energy": 0.3, "attention": 0.5},
+            "pathway_selected": "attention",
+            "candidates_activated": 2,
+            "candidates_after_spread": 3,
+            "candidates_final": 2,
+            "phase_timings": {"encode": 1.0, "activate": 2.5},
+            "skipped_phases": {},
+            "decay_axis": "access",
+            "vector_strategy": "exact",
+            "weights": {},
+            "results": [_result("a", 0.9, [LINK]), _result("c", 0.4)],
+            "candidates": None
+            if level == "summary"
+            else [
+                _trace("a", "activation", 0.9),
+                _trace("c", "cause", 0.4, hops=1),
+                _trace("b", "spread", 0.1, hops=1, dropped_in="filter", reason="near-duplicate"),
+            ],
+        }
+    )
 
 
-SUBGRAPH = ExplainSubgraph.model_validate({
-    "edges": [{"edge_id": "e2", "edge_type": "ASSOCIATED", "from_thought_id": "a",
-               "to_thought_id": "b", "weight": 0.6},
-              {"edge_id": "e3", "edge_type": "ASSOCIATED", "from_thought_id": "a",
-               "to_thought_id": "not-a-candidate", "weight": 0.6}],
-    "shared": [{"label": "Tag", "name": "billing", "thought_ids": ["a", "b"]},
-               {"label": "Entity", "name": "alone", "thought_ids": ["a", "gone"]}],
-})
+SUBGRAPH = ExplainSubgraph.model_validate(
+    {
+        "edges": [
+            {
+                "edge_id": "e2",
+                "edge_type": "ASSOCIATED",
+                "from_thought_id": "a",
+                "to_thought_id": "b",
+                "weight": 0.6,
+            },
+            {
+                "edge_id": "e3",
+                "edge_type": "ASSOCIATED",
+                "from_thought_id": "a",
+                "to_thought_id": "not-a-candidate",
+                "weight": 0.6,
+            },
+        ],
+        "shared": [
+            {"label": "Tag", "name": "billing", "thought_ids": ["a", "b"]},
+            {"label": "Entity", "name": "alone", "thought_ids": ["a", "gone"]},
+        ],
+    }
+)
 
 
 def test_nodes_are_coloured_by_reach_sized_by_confidence_and_captioned_by_rank():
@@ -109,16 +171,23 @@ def test_captions_end_at_a_whole_word_and_small_nodes_stay_legible():
     assert _node_caption("#2 Health checks timed out") == "#2 Health checks\u2026"
     assert _node_caption("configuration") == "configura\u2026"
     assert _cut("Why did the deploy fail after the config change on Friday? " * 2) == (
-        "Why did the deploy fail after the config change on Friday?\u2026")
+        "Why did the deploy fail after the config change on Friday?\u2026"
+    )
     graph = explanation_graph(explanation())
     assert min(n.size for n in graph.nodes if n.id.startswith("t:")) >= MIN_RADIUS >= 20
 
 
 def test_panel_in_plain_words_with_details_per_memory():
     page = render_explanation_html(explanation())
-    panel = page[page.index("id='engrava-explain-summary'"):]
-    for words in ("kind of question", "search strategy", "found by meaning or keywords",
-                  "Click a memory", "Considered, not returned", "similarity to the question"):
+    panel = page[page.index("id='engrava-explain-summary'") :]
+    for words in (
+        "kind of question",
+        "search strategy",
+        "found by meaning or keywords",
+        "Click a memory",
+        "Considered, not returned",
+        "similarity to the question",
+    ):
         assert words in panel, words
     assert "Phase" not in panel
     assert panel.count("<details title=") == 3  # a, c returned; b dropped
