@@ -13,8 +13,7 @@ PYTEST_ARGS ?=
 # When set, the test target writes pytest's exit status into this file (used by .ci/run).
 PYTEST_STATUS_FILE ?=
 LTS_VERSION ?= 5.26.30
-# check: 1 = any finding fails; 0 = findings are printed but do not fail. .ci/run passes 0 until
-# the tree has been formatted once and the branches have merged (see .ci/run).
+# check: 1 = any finding fails (CI, .ci/run); 0 = findings are printed but do not fail.
 CHECK_STRICT ?= 1
 
 .PHONY: test test-lts test-unit check docs-api wheel-smoke demo neo4j-start neo4j-stop

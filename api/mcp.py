@@ -1,6 +1,7 @@
-"""Running the MCP server of :mod:`engrava_graph.mcp`: over stdio (:func:`run_stdio`) or as a streamable-HTTP ASGI app
-(:func:`http_app`), each opening one Neo4j connection with the REST service's settings
-(:class:`api.settings.ApiSettings`: ``NEO4J_*``, ``ENGRAVA_EMBEDDER``, ``ENGRAVA_API_KEYS``, ...).
+"""Running the MCP server of :mod:`engrava_graph.mcp`: over stdio (:func:`run_stdio`) or as a
+streamable-HTTP ASGI app (:func:`http_app`), each opening one Neo4j connection with the REST
+service's settings (:class:`api.settings.ApiSettings`: ``NEO4J_*``, ``ENGRAVA_EMBEDDER``,
+``ENGRAVA_API_KEYS``, ...).
 
 The HTTP app admits a request only with a configured API key (``Authorization: Bearer <key>``,
 the REST service's keys, 401 otherwise), unless it was built with ``insecure_dev``.

@@ -20,7 +20,8 @@ unchanged; ``--fresh`` ingests again). Method: docs/benchmarks.md.
 Run (Neo4j from ``NEO4J_URI``/``NEO4J_USER``/``NEO4J_PASSWORD``, else the project's resolution)::
 
     PYTHONPATH=. HF_HUB_OFFLINE=1 python benchmarks/bench_locomo.py \\
-        --dataset ../shared/data/locomo/locomo7.json --conversations conv-26,conv-30,conv-41,conv-42 \\
+        --dataset ../shared/data/locomo/locomo7.json \\
+        --conversations conv-26,conv-30,conv-41,conv-42 \\
         [--mode turns|observations] [--no-routing] [--json out.json] [--plot reliability.png]
 """
 

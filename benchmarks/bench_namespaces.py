@@ -12,11 +12,11 @@ It times ``bulk_store`` per layout (vectors given, one transaction per chunk), t
 ``search_hybrid`` (precomputed query vector: the store alone) over the same unseen queries
 after warm-up, the layouts taking turns query by query so that drifting load on a shared
 machine hits both alike; retrieve also without spreading (``spread_depth=0``), and its median
-per phase, because spreading expands hub entities less (``max_entity_fanout``) and a small namespace
-has fewer of them than a large one. It counts results of the M-namespace layout that come from another
-namespace (must be 0). The M-namespace layout is also timed with the vector arm forced onto
-the HNSW index (``exact_vector_max_thoughts=0``): a small namespace is normally searched by
-exact cosine, because Neo4j 5.26's vector index ranks the whole database before any
+per phase, because spreading expands hub entities less (``max_entity_fanout``) and a small
+namespace has fewer of them than a large one. It counts results of the M-namespace layout that
+come from another namespace (must be 0). The M-namespace layout is also timed with the vector
+arm forced onto the HNSW index (``exact_vector_max_thoughts=0``): a small namespace is normally
+searched by exact cosine, because Neo4j 5.26's vector index ranks the whole database before any
 namespace filter.
 
 The peer ``engrava`` has no namespaces; its way to keep agents apart is one SQLite file each,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import cast
 
 from engrava_graph.graph.registry import cypher_root
 
@@ -61,7 +62,7 @@ class _AssetHandler(SimpleHTTPRequestHandler):
         if self.path.split("?", 1)[0] != f"/{GUIDE_FILE}":
             super().do_GET()
             return
-        body = guide_html(self.server.server_address[1])
+        body = guide_html(cast(ThreadingHTTPServer, self.server).server_port)
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))

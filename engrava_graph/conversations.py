@@ -1,4 +1,4 @@
-"""Conversation ingest: ``add_messages(conversation_id, messages)`` (issue 13, spec 003 "MESSAGE_OF").
+"""Conversation ingest: ``add_messages(conversation_id, messages)`` (the ``MESSAGE_OF`` edges).
 
 The graph as built (the shared data model of conversation messages):
 

@@ -2,10 +2,10 @@
 
 The file is read with the peer's own read API, ``SqliteEngravaCore`` behind ``ReadOnlyEngrava``
 on a read-only SQLite connection (the file is never written): every thought, expired ones
-included, every edge, and every thought's embedding. Both packages implement the thought-graph model with the
-same field names, so records map field for field; timestamps become UTC instants and
-embeddings are unpacked from the peer's float32 blobs. What has no place in the Neo4j model is
-counted in the report, not stored: a thought's ``provenance`` and ``action_outcome_score``
+included, every edge, and every thought's embedding. Both packages implement the thought-graph
+model with the same field names, so records map field for field; timestamps become UTC instants
+and embeddings are unpacked from the peer's float32 blobs. What has no place in the Neo4j model
+is counted in the report, not stored: a thought's ``provenance`` and ``action_outcome_score``
 (the peer's actions are not read).
 
 Writes go through :meth:`~engrava_graph.core.Neo4jEngravaCore.bulk_store` and

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.config import JsonDict
 
 from engrava_graph.conversations import MAX_MESSAGES, Message
 from engrava_graph.model.bounds import BoundedModel, Cycle
@@ -159,7 +160,7 @@ class BulkResult(BaseModel):
     thought_ids: list[str]
 
 
-_MESSAGES_EXAMPLE = {
+_MESSAGES_EXAMPLE: JsonDict = {
     "messages": [
         {
             "speaker": "Caroline",

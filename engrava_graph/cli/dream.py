@@ -2,9 +2,10 @@
 
 Shows progress (a bar on a terminal, plain lines otherwise) and prints a summary. A failure is
 one line from the app's error boundary (:mod:`engrava_graph.cli.errors`): exit 2 for an invalid
-argument or connection setting (credentials, URI, database), 1 when Neo4j cannot be reached. The connection comes from
-``--uri`` / ``NEO4J_URI`` (with ``NEO4J_USER`` / ``NEO4J_PASSWORD`` / ``NEO4J_DATABASE``), else
-from a running local server (``engrava-graph neo4j start``); the command never starts one.
+argument or connection setting (credentials, URI, database), 1 when Neo4j cannot be reached.
+The connection comes from ``--uri`` / ``NEO4J_URI`` (with ``NEO4J_USER`` / ``NEO4J_PASSWORD`` /
+``NEO4J_DATABASE``), else from a running local server (``engrava-graph neo4j start``); the
+command never starts one.
 """
 
 from __future__ import annotations

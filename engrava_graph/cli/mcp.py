@@ -9,7 +9,7 @@ is one line and exit code 1.
 from __future__ import annotations
 
 import asyncio
-from enum import Enum
+from enum import StrEnum
 from importlib import import_module
 from pathlib import Path
 from typing import Annotated
@@ -22,7 +22,7 @@ from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 CONFIG_ERROR_EXIT = 2
 
 
-class Transport(str, Enum):
+class Transport(StrEnum):
     """How the client talks to the server."""
 
     STDIO = "stdio"

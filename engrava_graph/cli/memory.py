@@ -471,8 +471,8 @@ def add_messages(
         Path,
         typer.Argument(
             help=(
-                'A JSON file: {"conversation_id": "...", "messages": [{"role" or "speaker", "content", '
-                '"timestamp"?, "id"?}, ...]}'
+                'A JSON file: {"conversation_id": "...", "messages": '
+                '[{"role" or "speaker", "content", "timestamp"?, "id"?}, ...]}'
             )
         ),
     ],

@@ -2,8 +2,8 @@
 
 Systems (same namespace, same thoughts, same all-MiniLM-L6-v2 vectors):
 
-- ``retrieve``: our 10-phase cycle (spec 000), ``now`` = the day after the last session;
-- ``search_hybrid``: our 003 hybrid search with its defaults (recency off);
+- ``retrieve``: our 10-phase retrieval cycle, ``now`` = the day after the last session;
+- ``search_hybrid``: our hybrid search with its defaults (recency off);
 - ``vector``: our ``search_similar`` on the provider's query vector (query embedding timed);
 - ``fusion`` (optional): a plain fusion anyone writes, 0.5 min-max BM25 (``search_fts``, the
   same full-text index) + 0.5 min-max cosine (``search_similar``) over the same pools of 50;
@@ -13,10 +13,11 @@ Systems (same namespace, same thoughts, same all-MiniLM-L6-v2 vectors):
 
 A retrieved thought stands for turns: a turn for itself, an observation for the turns it was
 derived from, a reflection for the turns of the members it shows (its representative and
-excerpts), a session note for none (but it does locate its session). Scores per category and overall: evidence recall@k for k = 1..top_k, session
-hit@k and session NDCG@5 (:mod:`engrava_graph.demo.metrics`); latency p50/p95 of each call;
-the expected calibration error of ``retrieve``'s confidence (a result is right when it stands
-for an evidence turn) and the routing accuracy.
+excerpts), a session note for none (but it does locate its session). Scores per category and
+overall: evidence recall@k for k = 1..top_k, session hit@k and session NDCG@5
+(:mod:`engrava_graph.demo.metrics`); latency p50/p95 of each call; the expected calibration
+error of ``retrieve``'s confidence (a result is right when it stands for an evidence turn) and
+the routing accuracy.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ the records of :mod:`engrava_graph.demo.locomo` (turns, session notes and LoCoMo
 LLM-written observations) through ``bulk_store``.
 
 The namespace carries a marker annotation, the mode and the fingerprint of the data-set entry it
-was loaded from (:attr:`~engrava_graph.demo.locomo.Conversation.fingerprint`), written only after every
-thought and edge is stored. On the next run the same fingerprint means "already ingested,
-reusing"; anything else (another fingerprint, or thoughts without a marker after an
+was loaded from (:attr:`~engrava_graph.demo.locomo.Conversation.fingerprint`), written only
+after every thought and edge is stored. On the next run the same fingerprint means "already
+ingested, reusing"; anything else (another fingerprint, or thoughts without a marker after an
 interrupted run) means "delete the namespace and ingest again".
 """
 

@@ -1,12 +1,12 @@
 """The peer package ``engrava`` (``SqliteEngravaCore``) holding the same conversation, for the
 side-by-side figures of the demo and ``benchmarks/bench_locomo.py``.
 
-The peer gets the same thoughts and edges as our store holds (as its own records), one SQLite file per
-conversation in a temporary directory, and the very vectors our store holds (through its public
-``store_embedding``), so both index identical embeddings. Queries are embedded by the peer's own
-``SentenceTransformerProvider``, pointed at the same bundled all-MiniLM-L6-v2 files as ours
-(offline), inside its ``search_hybrid`` as a peer user would call it. ``engrava`` is an optional
-dependency (the ``test`` extra); :func:`peer_available` says whether it is installed.
+The peer gets the same thoughts and edges as our store holds (as its own records), one SQLite
+file per conversation in a temporary directory, and the very vectors our store holds (through
+its public ``store_embedding``), so both index identical embeddings. Queries are embedded by the
+peer's own ``SentenceTransformerProvider``, pointed at the same bundled all-MiniLM-L6-v2 files
+as ours (offline), inside its ``search_hybrid`` as a peer user would call it. ``engrava`` is an
+optional dependency (the ``test`` extra); :func:`peer_available` says whether it is installed.
 """
 
 from __future__ import annotations

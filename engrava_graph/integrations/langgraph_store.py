@@ -22,7 +22,7 @@ import json
 import uuid
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from langgraph.store.base import (
     BaseStore,
@@ -81,16 +81,21 @@ def _prefix_filter(prefix: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
+def _item_metadata(thought: ThoughtRecord) -> dict[str, Any]:
+    """The item's own metadata (``item``, ``key``, ``ns``), as :func:`_metadata` wrote it."""
+    return cast(dict[str, Any], thought.metadata[META_KEY])
+
+
 def _namespace_of(thought: ThoughtRecord) -> tuple[str, ...]:
-    labels = thought.metadata[META_KEY]["ns"]  # type: ignore[index]
-    return tuple(labels[str(i)] for i in range(len(labels)))  # type: ignore[index]
+    labels = _item_metadata(thought)["ns"]
+    return tuple(labels[str(i)] for i in range(len(labels)))
 
 
 def _item(thought: ThoughtRecord, score: float | None = None) -> SearchItem:
     created = thought.created_at or datetime.now(UTC)
     return SearchItem(
         namespace=_namespace_of(thought),
-        key=str(thought.metadata[META_KEY]["key"]),  # type: ignore[index]
+        key=str(_item_metadata(thought)["key"]),
         value=json.loads(thought.content),
         created_at=created,
         updated_at=thought.updated_at or created,
@@ -132,7 +137,8 @@ class EngravaStore(BaseStore):
             if isinstance(op, GetOp):
                 results.append(await self._get(op))
             elif isinstance(op, PutOp):
-                results.append(await self._put(op))
+                await self._put(op)
+                results.append(None)
             elif isinstance(op, SearchOp):
                 results.append(await self._search(op))
             elif isinstance(op, ListNamespacesOp):

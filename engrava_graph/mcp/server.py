@@ -5,13 +5,15 @@ peer's ``engrava-mcp`` keep their names and arguments where they mean the same t
 (``store_thought``, ``search_memory``, ``search_keywords``, ``get_thought``, ``list_memory``,
 ``query_memory``, ``memory_stats``, ``get_edges``, ``list_edges``, ``update_thought``,
 ``link_thoughts``, ``delete_thought``, ``delete_edge``), so a user of the peer switches without
-relearning; ``retrieve``, ``explain``, ``dream`` and ``add_messages`` are this memory's own. ``query_memory`` takes a metadata filter (the peer's takes a MindQL ``FIND``
-query, which this memory does not have).
+relearning; ``retrieve``, ``explain``, ``dream`` and ``add_messages`` are this memory's own.
+``query_memory`` takes a metadata filter (the peer's takes a MindQL ``FIND`` query, which this
+memory does not have).
 
 Every tool takes an optional ``namespace`` (default: the server's). On streamable HTTP
 (served by :mod:`api.mcp`) the caller's API key (``Authorization: Bearer``, the REST service's
-keys and rules) decides which namespaces it may use and whether it may write; over stdio the local user may use
-every namespace. With ``read_only`` the write tools are not registered at all (as in the peer).
+keys and rules) decides which namespaces it may use and whether it may write; over stdio the
+local user may use every namespace. With ``read_only`` the write tools are not registered at all
+(as in the peer).
 A failure the caller can act on comes back as an MCP tool error (``isError``) whose text starts
 with the REST service's error code, e.g. ``thought_not_found: no thought 'x'``.
 """

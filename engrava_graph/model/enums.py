@@ -27,7 +27,8 @@ class ThoughtType(StrEnum):
 
     @property
     def label(self) -> str:
-        """The extra Neo4j label of this type, in PascalCase (``OUTPUT_DRAFT`` -> ``OutputDraft``)."""
+        """The extra Neo4j label of this type, in PascalCase
+        (``OUTPUT_DRAFT`` -> ``OutputDraft``)."""
         return "".join(part.capitalize() for part in self.value.split("_"))
 
 

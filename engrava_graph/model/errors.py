@@ -30,7 +30,8 @@ class ValidationFailedError(EngravaGraphError, ValueError):
     """A request or record failed validation.
 
     Attributes:
-        errors: pydantic's ``errors()`` list (``loc``, ``msg``, ``type``) when it came from pydantic.
+        errors: pydantic's ``errors()`` list (``loc``, ``msg``, ``type``) when it came from
+            pydantic.
     """
 
     def __init__(self, message: str, *, errors: Sequence[dict[str, Any]] = ()) -> None:

@@ -64,7 +64,8 @@ def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = (
 def flatten_metadata(
     metadata: Mapping[str, object], prefix: str = META_PREFIX
 ) -> dict[str, object]:
-    """Flatten nested metadata into ``{"meta.a.b": leaf}`` Neo4j properties (``None`` leaves dropped).
+    """Flatten nested metadata into ``{"meta.a.b": leaf}`` Neo4j properties (``None`` leaves
+    dropped).
 
     Examples:
         >>> flatten_metadata({"speaker": "Ann", "src": {"is_self": True, "x": None}})

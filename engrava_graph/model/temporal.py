@@ -6,7 +6,8 @@ UTC (the host timezone is never consulted). In Neo4j they are stored as ``DateTi
 Valid time (``valid_from`` / ``valid_until``) is when a fact is true in the world; ``None`` is an
 open bound. The predicates, as in the peer package ``engrava``:
 
-- ``valid_at(t)``: ``(valid_from is None or valid_from <= t) and (valid_until is None or valid_until > t)``
+- ``valid_at(t)``: ``(valid_from is None or valid_from <= t)`` and
+  ``(valid_until is None or valid_until > t)``
 - ``valid_now(now)``: ``valid_at(now)``; the caller supplies ``now``.
 - ``valid_within(start, end)``: the interval overlaps ``[start, end)``, open bounds tolerated.
 - ``valid_between(start, end)``: contained in ``[start, end]``; an open bound excludes the record.

@@ -89,7 +89,7 @@ def query_terms(text: str) -> list[str]:
 def term_query(term: str, ns_token: str) -> str:
     """The Lucene query for one analysed term inside the namespace ``ns_token``.
 
-    ``term`` is letters, digits and inner underscores only (from :func:`analyse`), so nothing needs escaping and no
-    operator can be formed (``and``/``or``/``not`` are stop words).
+    ``term`` is letters, digits and inner underscores only (from :func:`analyse`), so nothing
+    needs escaping and no operator can be formed (``and``/``or``/``not`` are stop words).
     """
     return f"+ns_token:{ns_token} +{term}"

@@ -45,8 +45,8 @@ class ConversationsMixin(StoreBase):
             EmbeddingError: the provider failed (nothing is written).
         """
         return await conversations.add_messages(
-            self,
+            self,  # type: ignore[arg-type]  # a mixin of Neo4jEngravaCore
             conversation_id,
-            messages,  # type: ignore[arg-type]
+            messages,
             source=source,
         )

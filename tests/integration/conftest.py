@@ -1,5 +1,6 @@
-"""Fixtures on a real Neo4j, resolved as graph/connection.py does: NEO4J_URI, else testcontainers where a
-Docker engine answers, else the local server the project starts. Never a fake.
+"""Fixtures on a real Neo4j, resolved as graph/connection.py does: NEO4J_URI, else
+testcontainers where a Docker engine answers, else the local server the project starts. Never a
+fake.
 
 Each test gets its own namespace (so tests never see each other's data) that is deleted after.
 """

@@ -1,4 +1,5 @@
-"""search_fts, search_similar, search_hybrid/recall: signals, recency axes, archived rule, access."""
+"""search_fts, search_similar, search_hybrid/recall: signals, recency axes, archived rule,
+access."""
 
 from __future__ import annotations
 

@@ -79,19 +79,20 @@ def test_hostile_strings_are_data_in_every_write_and_query(api: Api, sentinel: A
     first, rest = IDS[0], IDS[1:]
     assert api.post("/v1/thoughts", json=_thought(first, PAYLOADS[0])).status_code == 201
     bulk = api.post(
-        "/v1/thoughts:bulk", json={"thoughts": [_thought(t, p) for t, p in zip(rest, PAYLOADS[1:])]}
+        "/v1/thoughts:bulk",
+        json={"thoughts": [_thought(t, p) for t, p in zip(rest, PAYLOADS[1:], strict=True)]},
     )
     assert bulk.status_code == 201, bulk.text
 
     stored = _all_thoughts(api)
-    for tid, text in zip(IDS, PAYLOADS):
+    for tid, text in zip(IDS, PAYLOADS, strict=True):
         got = stored[tid]
         assert (got["essence"], got["content"], got["source"]) == (text, text, text)
         assert got["metadata"] == {"note": text, "nested": {"deep": text}}
         assert got["consolidated_from"] == [text]
         assert got["tags"] == [text.strip()[:64].lower() or "blank"]
 
-    for i, (tid, text) in enumerate(zip(IDS, PAYLOADS)):
+    for i, (tid, text) in enumerate(zip(IDS, PAYLOADS, strict=True)):
         segment = _path_id(tid)
         if segment is None:
             continue
