@@ -1,4 +1,4 @@
-"""``POST /v1/retrieve`` and ``POST /v1/explain``: the 10-phase cycle of spec 000.
+"""``POST /v1/retrieve`` and ``POST /v1/explain``: the 10-phase retrieval cycle.
 
 The library never reads the clock; the API passes the request's arrival time as ``now`` (which
 resolves "last Tuesday" and ages memories by last access) unless the body gives its own.

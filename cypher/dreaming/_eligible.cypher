@@ -1,4 +1,4 @@
-// Fragment: node `t` may enter a dreaming pass (spec 003 "Dreaming" gates): an allowed type,
+// Fragment: node `t` may enter a dreaming pass (the dreaming gates): an allowed type,
 // ACTIVE, not retired, not expired at $now, at least $min_age_cycles old (cycles since
 // created_cycle), and confirmed $min_confirmations times unless $allow_zero_confirmation. (Being
 // embedded is checked on the candidates; a neighbour without a vector never scores.)

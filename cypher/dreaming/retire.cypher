@@ -1,4 +1,4 @@
-// Retire the reflections whose whole source cluster left ACTIVE (spec 003 freshness rule; the
+// Retire the reflections whose whole source cluster left ACTIVE (the freshness rule; the
 // peer's retire_orphan_reflections): ACTIVE, not pinned, priority not protected, no ACTIVE
 // CONSOLIDATED_FROM target, and either dreaming-made or with at least one such edge. They become
 // ARCHIVED with retired = true: excluded from retrieval even with include_archived until

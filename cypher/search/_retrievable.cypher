@@ -1,5 +1,5 @@
 // Fragment: node `t` may appear in ranked retrieval for this namespace: not archived (unless
-// $include_archived), not a retired reflection (never, spec 003), not expired at $now, and passing
+// $include_archived), not a retired reflection (never), not expired at $now, and passing
 // the metadata predicates.
 // params: $namespace, $include_archived, $now, $meta_filters
 t.namespace = $namespace

@@ -1,4 +1,4 @@
-"""Dreaming: consolidation of observations into reflections, and memory hygiene (spec 003).
+"""Dreaming: consolidation of observations into reflections, and memory hygiene.
 
 Run them through the store: ``Neo4jEngravaCore.consolidate``, ``run_hygiene`` and
 ``search_reflections_only``, or the ``engrava-graph dream`` command (:mod:`.cli`).

@@ -1,4 +1,4 @@
-"""Dreaming and memory-hygiene settings as frozen data (spec 003, "Dreaming"; peer ``engrava``'s
+"""Dreaming and memory-hygiene settings as frozen data (the peer ``engrava``'s
 ``DreamingConfig`` / ``DreamingGates`` / ``HygienePolicyConfig``).
 
 Every field carries its unit: **cycles** are the caller's cognitive ticks, **seconds** are wall

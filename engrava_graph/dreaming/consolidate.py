@@ -1,5 +1,5 @@
 """One dreaming pass: consolidation of eligible thoughts into reflections, as a batch job on the
-graph (spec 003, "Dreaming"; DESIGN.md "Dreaming").
+graph (DESIGN.md "Dreaming").
 
 1. Schedule gate (``DreamingConfig.is_due``); open or resume the ``(:DreamRun)``.
 2. Eligible thoughts page by page (Cypher gates), scored by the signals; score gate.

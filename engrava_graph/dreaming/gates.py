@@ -1,4 +1,4 @@
-"""Eligibility gates of a dreaming pass (spec 003, "Dreaming"; DESIGN "Dreaming").
+"""Eligibility gates of a dreaming pass (DESIGN.md "Dreaming").
 
 A thought enters a pass when it is of an allowed type (OBSERVATION by default), ACTIVE, not
 expired, embedded, at least ``min_age_cycles`` old (``current_cycle - created_cycle``), and
@@ -24,7 +24,7 @@ def require_cycle(explicit: int | None, provider: CycleProvider | None, operatio
     """The cycle a maintenance pass runs at: the explicit argument, else the provider's.
 
     Raises:
-        CycleRequiredError: (a ValueError) neither yields a cycle (spec 003: these passes never
+        CycleRequiredError: (a ValueError) neither yields a cycle (these passes never
             run with ``current_cycle=None``).
         CycleProviderError: the value is not a non-negative int.
     """

@@ -1,5 +1,5 @@
-"""Memory hygiene: the opt-in forgetting loop (spec 003, "Lifecycle": "the retrieval side of
-Forgetting, an opt-in, off-by-default loop"; the peer's ``run_hygiene``).
+"""Memory hygiene: the opt-in forgetting loop (the retrieval side of forgetting,
+off by default; the peer's ``run_hygiene``).
 
 The policy's rules (:class:`~engrava_graph.dreaming.config.HygienePolicy`) run in Cypher
 (``cypher/hygiene/``): one statement selects and archives, oldest first, at most

@@ -1,6 +1,5 @@
-"""Retirement of reflections whose source cluster left ACTIVE (spec 003: "a retired REFLECTION
-(one whose source cluster left ACTIVE) ... stays excluded even under include_archived=True;
-restore_thought still brings it back").
+"""Retirement of reflections whose source cluster left ACTIVE (a retired reflection stays
+excluded even under ``include_archived=True``; ``restore_thought`` still brings it back).
 
 The peer's rule (``retire_orphan_reflections``): an ACTIVE reflection none of whose
 CONSOLIDATED_FROM targets is ACTIVE (or a dreaming-made one left with no such edge) becomes

@@ -1,6 +1,6 @@
-"""Dreaming signals: per-thought scores in [0, 1] from the record's own fields (spec 003,
-"Reliability": ConfidenceSignal reads ``confidence``, ConfirmationSignal ``confirmation_count``;
-"Access tracking": the frequency signal reads ``access_count``).
+"""Dreaming signals: per-thought scores in [0, 1] from the record's own fields (the
+confidence signal reads ``confidence``, the confirmation signal ``confirmation_count``, the
+frequency signal ``access_count``).
 
 Formulas are the peer's (``engrava.domain.dreaming``): recency ``exp(-rate * age_cycles)``,
 confirmation ``min(1, count / saturation)``, confidence the value (0.5 when unset), frequency

@@ -1,5 +1,5 @@
-"""What a reflection says, built extractively from its cluster (no language model; spec 003,
-"Reflection": a higher-order summary node with a centroid embedding).
+"""What a reflection says, built extractively from its cluster (no language model): a
+reflection is a higher-order summary node with a centroid embedding.
 
 - Centroid: the L2-normalised mean of the members' embeddings (the peer's ``compute_centroid``).
 - Representative: the member closest to the centroid (cosine), ties by signal score then id;

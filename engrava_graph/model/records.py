@@ -1,8 +1,8 @@
 """ThoughtRecord and EdgeRecord: the frozen value objects of the thought-graph model.
 
-Field names and defaults follow the peer package ``engrava`` where the spec is silent. Instants
-are aware UTC ``datetime`` values (ISO-8601 strings are accepted and normalised; naive = UTC).
-Records do no I/O: the store (``Neo4jEngravaCore``) persists them.
+Field names and defaults follow the peer package ``engrava`` where the model leaves them open.
+Instants are aware UTC ``datetime`` values (ISO-8601 strings are accepted and normalised;
+naive = UTC). Records do no I/O: the store (``Neo4jEngravaCore``) persists them.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The 000 retrieval cycle: encode, route, phases, orchestrator, explain."""
+"""The retrieval cycle: encode, route, phases, orchestrator, explain."""

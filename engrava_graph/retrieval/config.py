@@ -1,4 +1,4 @@
-"""Tunables of the 000 cycle as data (frozen; derive variants with ``model_copy(update=…)``).
+"""Tunables of the retrieval cycle as data (frozen; derive variants with ``model_copy(update=…)``).
 
 Units: ``*_k`` and ``per_node`` are candidate counts (time and recency:
 :class:`~engrava_graph.search.fusion.TimeConfig`);
@@ -39,7 +39,7 @@ class PathwayProfile(BoundedModel):
 def default_profiles() -> dict[Pathway, PathwayProfile]:
     """The Phase 3 profile of each pathway (a fresh dict per config)."""
     return {
-        # Exact: narrow and strict (000 Phase 3, "narrow ANN search with high precision threshold").
+        # Exact: narrow and strict (Activate: a narrow ANN search with a high similarity threshold).
         Pathway.EXACT: PathwayProfile(vector_k=30, fulltext_k=30, min_similarity=0.2, seeds=8),
         # Energy: broad, no threshold, more seeds for spreading ("surfaces related patterns").
         Pathway.ENERGY: PathwayProfile(vector_k=100, fulltext_k=60, min_similarity=0.0, seeds=15),
@@ -61,7 +61,7 @@ class RetrievalConfig(BoundedModel):
             lost recall or session hits).
         spread_depth: default Phase 4 depth: 0 turns spreading off; otherwise spreading runs
             one composed step from the seeds, following typed edges up to this many links.
-        hop_factor: activation multiplier per spreading link (the spec's 0.5, Collins &
+        hop_factor: activation multiplier per spreading link (default 0.5, after Collins &
             Loftus 1975).
         per_node: links kept per seed.
         conversation_window: conversation neighbours: messages within this many positions.
@@ -84,7 +84,7 @@ class RetrievalConfig(BoundedModel):
         causal_depth: default Phase 6 depth (1..4 links); ``causal_weight`` scales it.
         causal_max_paths: paths kept per seed and direction.
         causal_hop_factor: causal relevance multiplier per extra link on a chain.
-        duplicate_threshold: Phase 8 near-duplicate cosine (the spec's 0.95).
+        duplicate_threshold: Phase 8 near-duplicate cosine (default 0.95).
         reflection_cap, reflection_window: at most this many REFLECTIONs among the first
             ``reflection_window`` results (Phase 8; the peer's ``reflection_topk_cap``).
         calibration: Phase 9's map from scores to confidence.
@@ -118,5 +118,5 @@ class RetrievalConfig(BoundedModel):
 
     def causal_depth_for(self, causal_weight: float | None) -> int:
         """Phase 6 depth: the default, or ``1 + round(3 * causal_weight)`` when the request
-        tunes it (000 "Tuning the cycle": causal_weight increases/decreases traversal depth)."""
+        tunes it (a higher causal_weight traverses deeper, a lower one less deep)."""
         return self.causal_depth if causal_weight is None else 1 + round(3 * causal_weight)

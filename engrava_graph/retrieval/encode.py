@@ -1,4 +1,4 @@
-"""Query encoding (000 Phase 1) and decomposition for the attention pathway (000 Phase 3).
+"""Query encoding (the Encode phase) and decomposition for the attention pathway (Activate).
 
 :func:`encode_query` builds everything of Phase 1 except the embedding, which the
 orchestrator gets from the embedding provider and carries beside the encoding.
@@ -79,7 +79,7 @@ def encode_query(
 
 
 def decompose(text: str) -> list[str]:
-    """Split a multi-part question into clauses for the attention pathway (000 Phase 3).
+    """Split a multi-part question into clauses for the attention pathway (Activate).
 
     Breaks at "?" and ";", at "as well as", and at "and" or "," when a new clause starts
     right after (a question word, an auxiliary, or "tell/list/describe/explain"), so

@@ -1,4 +1,4 @@
-"""Rule-based entity and keyword extraction (000 Phase 1, "Entity extraction").
+"""Rule-based entity and keyword extraction (the Encode phase of the retrieval cycle).
 
 Deterministic and model-free, so the same text always yields the same ``Entity`` nodes.
 Used at write time (proper nouns only, the default) to link ``(:Thought)-[:MENTIONS]->

@@ -1,4 +1,4 @@
-"""Rule-based intent classification (000 Phase 1, "Intent classification").
+"""Rule-based intent classification (the Encode phase of the retrieval cycle).
 
 The rules are data: a tuple of :class:`IntentRule`. Each rule whose pattern occurs in the
 query adds its weight to its intent (once, however often it matches); the totals are

@@ -1,4 +1,4 @@
-"""Shared English word lists and regexes for the rule-based encoders (000 Phase 1).
+"""Shared English word lists and regexes for the rule-based encoders (the Encode phase).
 
 One place for the calendar vocabulary so intent rules, entity extraction and temporal
 resolution agree on what a time word is.

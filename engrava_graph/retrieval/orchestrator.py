@@ -1,4 +1,4 @@
-"""The 000 cycle, phase by phase: Encode -> Route -> Activate -> Spread -> Decay -> Cause ->
+"""The retrieval cycle, phase by phase: Encode -> Route -> Activate -> Spread -> Decay -> Cause ->
 Rank -> Filter -> Score -> Return.
 
 Only this module times phases, counts candidates and assembles responses; the phases

@@ -1,4 +1,4 @@
-"""Phases 3-9 of the 000 cycle over Neo4j, in phase order, each a small function with typed
+"""Phases 3-9 of the retrieval cycle over Neo4j, in phase order, each a small function with typed
 input and output.
 
 Round trips: Phase 3 runs the two search arms (in parallel); Phases 4 and 8 and the candidate
@@ -326,7 +326,7 @@ def decay(
     - ``"access"`` axis: ``1 / (1 + age_days * decay_rate)``, the age counted from the last
       access (an access resets the clock), else from when the memory happened (valid_from),
       else from its creation; P1 or pinned memories do not decay ("marked high-importance").
-    - ``"cycle"`` / ``"transaction"`` axis: the 003 recency of :mod:`.fusion`.
+    - ``"cycle"`` / ``"transaction"`` axis: the search recency of :mod:`.fusion`.
     - With a time range in the query (Phase 1), relevance is 1 inside the range and the decay
       value times 0.5 outside (the range decides; Phase 7 also penalises what lies outside).
     """

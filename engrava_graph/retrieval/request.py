@@ -1,4 +1,4 @@
-"""The validated parameters of one ``retrieve`` / ``explain`` call (000 "Tuning the cycle")."""
+"""The validated parameters of one ``retrieve`` / ``explain`` call (the cycle's tuning knobs)."""
 
 from __future__ import annotations
 

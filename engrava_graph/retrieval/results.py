@@ -1,5 +1,5 @@
-"""What ``retrieve`` and ``explain`` return (000 Phase 10, "Response assembly", and "Inspecting
-the cycle"). The same models serve the library, the REST API and the Python client."""
+"""What ``retrieve`` and ``explain`` return (the Return phase's response assembly, and the
+cycle's explanation). The same models serve the library, the REST API and the Python client."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class RetrievedMemory(BaseModel):
     """One result.
 
     Attributes:
-        thought_id: the memory's id (``pattern_id`` is the spec's name for the same value).
+        thought_id: the memory's id (``pattern_id`` is another name for the same value).
         text: the essence (the prompt-facing one-liner).
         confidence: Phase 9 confidence in [0, 1] (not raw similarity).
         pathway: the pathway that retrieved it.
@@ -84,7 +84,7 @@ class RetrievedMemory(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def pattern_id(self) -> str:
-        """The 000 spec's name for ``thought_id``."""
+        """Another name for ``thought_id`` (the same value)."""
         return self.thought_id
 
 
@@ -154,7 +154,7 @@ class RetrievalResponse(BaseModel):
     skipped_phases: dict[str, str] = Field(default_factory=dict)
 
     def __iter__(self):  # type: ignore[override]
-        """Iterate over the results (the spec's ``for r in client.retrieve(...)``)."""
+        """Iterate over the results (``for r in client.retrieve(...)``)."""
         return iter(self.results)
 
     def __len__(self) -> int:

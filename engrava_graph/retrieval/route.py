@@ -1,6 +1,6 @@
-"""Pathway routing (000 Phase 2): score exact / energy / attention from a query encoding.
+"""Pathway routing (the Route phase): score exact / energy / attention from a query encoding.
 
-The spec's routing table, as data:
+The routing table, as data:
 
 ==========  ===================================  ==========================
 Pathway     Triggered by                          Evidence used here
@@ -12,7 +12,7 @@ attention   complex / multi-part queries          causal intent, extra clauses, 
 
 Each pathway's raw score is ``sum(intent_score[i] * INTENT_VOTES[i][pathway])`` plus, per
 feature in :data:`FEATURE_VOTES`, ``per_unit * min(units, max_units)``; the three raw
-scores are then divided by their sum. With these numbers the spec's explain example,
+scores are then divided by their sum. With these numbers the explain example,
 "What caused the outage?" (causal, one entity), gives exactly
 ``{"exact": 0.2, "energy": 0.3, "attention": 0.5}``.
 """
@@ -76,7 +76,7 @@ the first (``len(sub_queries) - 1``), ``temporal_marker`` is 1 when a time range
 
 
 def route(encoding: QueryEncoding) -> PathwayScores:
-    """Score the three pathways for an encoded query (000 Phase 2).
+    """Score the three pathways for an encoded query (the Route phase).
 
     Args:
         encoding: The Phase 1 output.

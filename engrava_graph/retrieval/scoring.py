@@ -1,4 +1,4 @@
-"""Signals, ranking and confidence (000 Phases 5, 7 and 9).
+"""Signals, ranking and confidence (the Decay, Rank and Score phases).
 
 Every signal is a float in [0, 1] so the Phase 7 composite is a convex combination and
 stays in [0, 1]. The orchestrator computes the signals (from Cypher rows) with the helpers
@@ -18,7 +18,7 @@ from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.types import SUM_TOLERANCE, Pathway, UnitFloat
 
 SignalName = Literal["similarity", "temporal", "causal", "importance", "access_frequency"]
-"""The five ranked signals of 000 Phase 7, named as in :class:`RankWeights`."""
+"""The five ranked signals of the Rank phase, named as in :class:`RankWeights`."""
 
 SIGNAL_NAMES: Final[tuple[SignalName, ...]] = (
     "similarity",
@@ -32,7 +32,7 @@ SIGNAL_NAMES: Final[tuple[SignalName, ...]] = (
 class RankWeights(BaseModel):
     """Weights of the Phase 7 composite score; non-negative, summing to 1.
 
-    The defaults are the spec's formula::
+    The defaults give the formula::
 
         score = similarity * 0.35 + temporal * 0.20 + causal * 0.20
               + importance * 0.15 + access_frequency * 0.10
@@ -87,7 +87,7 @@ def _pin(weights: RankWeights, pinned: Mapping[SignalName, float]) -> RankWeight
 
 
 DEFAULT_WEIGHTS: Final = RankWeights()
-"""The spec's Phase 7 weights: 0.35 / 0.20 / 0.20 / 0.15 / 0.10."""
+"""The default Rank weights: 0.35 / 0.20 / 0.20 / 0.15 / 0.10."""
 
 PATHWAY_PINS: Final[Mapping[Pathway, Mapping[SignalName, float]]] = MappingProxyType(
     {
@@ -96,7 +96,7 @@ PATHWAY_PINS: Final[Mapping[Pathway, Mapping[SignalName, float]]] = MappingProxy
         Pathway.ATTENTION: MappingProxyType({"temporal": 0.30, "causal": 0.30}),
     }
 )
-"""The weights each pathway raises (000 Phase 7); the rest of :data:`DEFAULT_WEIGHTS` is
+"""The weights each pathway raises (the Rank phase); the rest of :data:`DEFAULT_WEIGHTS` is
 scaled proportionally to fill the remainder."""
 
 PATHWAY_WEIGHTS: Final[Mapping[Pathway, RankWeights]] = MappingProxyType(
@@ -116,7 +116,7 @@ def tune_weights(
     temporal_weight: float | None = None,
     causal_weight: float | None = None,
 ) -> RankWeights:
-    """Apply a request's ``temporal_weight`` / ``causal_weight`` knobs (000 "Tuning the cycle").
+    """Apply a request's ``temporal_weight`` / ``causal_weight`` knobs.
 
     A knob left as None keeps the pathway's value. A given knob replaces that weight
     exactly and the other weights are scaled proportionally so the vector sums to 1; if
@@ -157,7 +157,7 @@ def tune_weights(
 
 
 def decay_factor(age_days: float, decay_rate: float) -> float:
-    """Power-law temporal decay, 000 Phase 5: ``1 / (1 + age_days * decay_rate)``.
+    """Power-law temporal decay (the Decay phase): ``1 / (1 + age_days * decay_rate)``.
 
     Age is measured from the last access, not from creation (reinforcement resets the
     clock); the caller computes it from the request's ``now``.

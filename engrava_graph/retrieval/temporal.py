@@ -1,4 +1,4 @@
-"""Temporal marker resolution (000 Phase 1, "Temporal markers").
+"""Temporal marker resolution (the Encode phase of the retrieval cycle).
 
 ``dateparser`` does the parsing: ``search.search_dates`` finds date phrases and
 ``DateDataParser.get_date_data`` tells a phrase's granularity (day, week, month, year).

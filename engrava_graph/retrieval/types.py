@@ -1,4 +1,4 @@
-"""Typed values of the retrieval cycle's pure-logic phases (000 Phases 1, 2, 7, 9).
+"""Typed values of the retrieval cycle's pure-logic phases (Encode, Route, Rank, Score).
 
 Everything here is a frozen pydantic model or a ``StrEnum``; nothing does I/O. The
 orchestrator carries the query embedding separately from :class:`QueryEncoding`.
@@ -22,7 +22,7 @@ SUM_TOLERANCE: Final = 1e-6
 
 
 class Intent(StrEnum):
-    """What kind of question a query asks (000 Phase 1, intent classification)."""
+    """What kind of question a query asks (the Encode phase's intent classification)."""
 
     FACTUAL = "factual"
     CAUSAL = "causal"
@@ -31,7 +31,7 @@ class Intent(StrEnum):
 
 
 class Pathway(StrEnum):
-    """The three retrieval pathways of 000 Phase 2.
+    """The three retrieval pathways the Route phase chooses among.
 
     Only real pathways are members, so a result or a weight table can never say
     ``"auto"``. A request's choice is a :data:`PathwayChoice`, where :data:`AUTO` asks
@@ -44,7 +44,7 @@ class Pathway(StrEnum):
 
 
 AUTO: Final = "auto"
-"""The request value that lets the router pick the pathway (000 Phase 2, ``pathway="auto"``)."""
+"""The request value that lets the router pick the pathway (``pathway="auto"``)."""
 
 PathwayChoice: TypeAlias = Pathway | Literal["auto"]
 """What a request may pass as ``pathway``: a :class:`Pathway` or ``"auto"``."""
@@ -66,8 +66,8 @@ class TemporalRange(BaseModel):
     * ``"after"``: "since last week" (``start`` set, ``end`` None) or "after the migration"
       (event anchor: both None).
 
-    The 000 spec prints ``direction: "before"`` for "last Tuesday", meaning "in the past";
-    here a resolved calendar reference is ``"within"`` because that is how the range is used.
+    "Last Tuesday" could read as ``direction: "before"`` (in the past); here a resolved
+    calendar reference is ``"within"`` because that is how the range is used.
 
     Attributes:
         reference: The phrase as written in the query, e.g. ``"last Tuesday"``.
@@ -107,7 +107,7 @@ class TemporalRange(BaseModel):
 
 
 class QueryEncoding(BaseModel):
-    """The output of 000 Phase 1 (Encoding), without the embedding.
+    """The output of the Encode phase, without the embedding.
 
     Attributes:
         text: The query text, stripped of surrounding whitespace.
@@ -130,7 +130,7 @@ class QueryEncoding(BaseModel):
 
 
 class PathwayScores(BaseModel):
-    """Router output of 000 Phase 2: one score per pathway, each in [0, 1], summing to 1.
+    """Router output (the Route phase): one score per pathway, each in [0, 1], summing to 1.
 
     Serialises to the explain shape ``{"exact": 0.2, "energy": 0.3, "attention": 0.5}``.
 
@@ -154,7 +154,7 @@ class PathwayScores(BaseModel):
 
     def __str__(self) -> str:
         """The explain shape as JSON, ``{"exact": 0.2, "energy": 0.3, "attention": 0.5}``: what
-        ``print(explanation.pathway_scores)`` shows (000 Phase 2)."""
+        ``print(explanation.pathway_scores)`` shows."""
         return json.dumps(self.model_dump())
 
     def score(self, pathway: Pathway) -> float:

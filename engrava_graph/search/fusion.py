@@ -1,4 +1,4 @@
-"""Hybrid fusion of the 003 search signals (``search_hybrid`` / ``recall``), pure functions.
+"""Hybrid fusion of the search signals (``search_hybrid`` / ``recall``), pure functions.
 
 Signals, as in the peer package ``engrava``:
 
@@ -121,7 +121,7 @@ def resolve_recency(
     recency_half_life: int | None = None,
     recency_now_half_life: int | None = None,
 ) -> RecencyReference | None:
-    """Pick the recency axis of a query (spec 003, "The other recency axis").
+    """Pick the recency axis of a query (cycle or transaction time).
 
     Explicit ``current_cycle`` and ``recency_now`` together conflict; an explicit ``recency_now``
     wins over a provider's cycle; with no reference recency is off (None).

@@ -1,4 +1,4 @@
-"""Where candidates come from (000 Phase 4) and what time in the question does (Phases 1, 5, 7),
+"""Where candidates come from (Spread) and what time in the question does (Encode, Decay, Rank),
 on a real Neo4j: conversation neighbours, shared entities, session activation, named ranges,
 and the README's own example."""
 

@@ -1,5 +1,5 @@
 """Pure parts of the cycle's phases: near-duplicate collapse, min_confidence, session
-activation, time ranges and calibrated scores (000 Phases 4, 5, 8, 9)."""
+activation, time ranges and calibrated scores (Spread, Decay, Filter, Score)."""
 
 from datetime import UTC, datetime
 

@@ -43,7 +43,7 @@ def test_every_pathway_has_weights_summing_to_one(pathway: Pathway) -> None:
 def test_pathway_emphasis_matches_the_spec() -> None:
     exact, energy, attention = (PATHWAY_WEIGHTS[p] for p in Pathway)
     assert exact.similarity == 0.55
-    # the rest of the spec's weights scaled down proportionally
+    # the rest of the default weights scaled down proportionally
     assert math.isclose(exact.temporal / exact.importance, 0.20 / 0.15)
     assert math.isclose(exact.causal / exact.access_frequency, 0.20 / 0.10)
     assert energy.importance > DEFAULT_WEIGHTS.importance
