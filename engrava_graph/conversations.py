@@ -36,7 +36,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator, model_
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import record_properties
 from engrava_graph.graph.registry import cypher
-from engrava_graph.model.bounds import BoundedModel
+from engrava_graph.model.bounds import BoundedModel, text_problem
 from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     MessageConflictError,
@@ -65,6 +65,8 @@ Q = {
         "edges/bulk_create",
     )
 }
+MAX_CONTENT_CHARS = 1_000_000
+"""The longest content a thought holds, the speaker prefix included."""
 MAX_MESSAGES = 10_000
 """Most messages one ``add_messages`` call takes (one transaction)."""
 _BATCH = 500  # rows per UNWIND statement
@@ -86,7 +88,8 @@ class Message(BoundedModel):
     """One message of a conversation, as ``add_messages`` takes it.
 
     Attributes:
-        content: the text (1-1,000,000 characters, not blank).
+        content: the text (not blank; with ``"Speaker: "`` in front at most 1,000,000
+            characters, the longest content a thought holds).
         speaker: who said it ("Caroline"); 1-256 characters.
         role: the chat role ("user", "assistant"); stands for the speaker when there is none.
         timestamp: when it was said (aware, or naive = UTC); the thought's ``valid_from``.
@@ -123,6 +126,11 @@ class Message(BoundedModel):
     def _needs_a_voice(self) -> Self:
         if self.speaker is None and self.role is None:
             raise ValueError("a message needs a speaker or a role")
+        if len(self.text) > MAX_CONTENT_CHARS:
+            raise ValueError(
+                f"the message as stored ('{self.voice}: ' and its content) is over "
+                f"{MAX_CONTENT_CHARS:,} characters; split it"
+            )
         return self
 
     @property
@@ -211,9 +219,11 @@ def validate_messages(
         not isinstance(conversation_id, str)
         or not 1 <= len(conversation_id) <= 256
         or (not conversation_id.strip())
+        or text_problem(conversation_id) is not None
     ):
         raise ValidationFailedError(
-            "conversation_id must be a non-blank string of 1-256 characters",
+            "conversation_id must be a non-blank string of 1-256 characters, valid Unicode "
+            "without NUL",
             errors=[
                 {
                     "loc": ("conversation_id",),

@@ -82,6 +82,10 @@ def _base_requests() -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/v1/edges/{edge_id}"): {"path": {"edge_id": "absent"}},
         ("DELETE", "/v1/edges/{edge_id}"): {"path": {"edge_id": "absent"}},
         ("GET", "/v1/thoughts/{thought_id}/edges"): {"path": {"thought_id": SEED}},
+        ("POST", "/v1/conversations/{conversation_id}/messages"): {
+            "path": {"conversation_id": "chat-1"},
+            "body": {"messages": [{"speaker": "Ann", "content": "I drink tea"}]},
+        },
         ("POST", "/v1/dream"): {"body": {"current_cycle": 0}},
         ("GET", "/v1/dream/{job_id}"): {"path": {"job_id": "absent"}},
         ("GET", "/healthz"): {},
