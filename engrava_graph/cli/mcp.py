@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from engrava_graph.cli.serve import check_neo4j, check_port
 from engrava_graph.model.errors import EngravaGraphError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 
@@ -86,5 +87,9 @@ def mcp(
         raise _exit(str(error), 1) from None
     except ValueError as error:  # no API key and no --insecure-dev, a bad namespace
         raise _exit(str(error), CONFIG_ERROR_EXIT) from None
-    typer.echo(f"engrava-graph MCP on http://{host}:{port}/mcp", err=True)
+    check_port(host, port)
+    check_neo4j(settings)
+    typer.echo(
+        f"engrava-graph MCP on http://{host}:{port}/mcp (ready once the model is loaded)", err=True
+    )
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)

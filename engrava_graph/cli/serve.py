@@ -12,12 +12,15 @@ port is known to be free.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from importlib import import_module
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+
+from engrava_graph.graph.executor import GraphExecutor
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
 CONFIG_ERROR_EXIT = 2
@@ -34,6 +37,32 @@ def _url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+def check_neo4j(settings: Any) -> None:
+    """Connect and authenticate once with the service's settings (an ``ApiSettings``), so that
+    a wrong password, a bad URI or an unreachable server is the CLI's one-line error before the
+    server starts (inside uvicorn's start-up it would be a traceback).
+
+    Raises:
+        neo4j.exceptions.AuthError: the credentials are refused.
+        Neo4jUnavailableError: the server does not answer or cannot be found.
+    """
+    info = settings.connection()
+
+    async def probe() -> None:
+        executor = GraphExecutor.connect(
+            info.uri,
+            (info.user, info.password),
+            info.database,
+            connection_timeout=settings.neo4j_connection_timeout,
+        )
+        try:
+            await executor.verify()
+        finally:
+            await executor.close()
+
+    asyncio.run(probe())
+
+
 def _port_problem(host: str, port: int) -> str | None:
     """Why ``host:port`` cannot be listened on (``"Address already in use"``), or None.
 
@@ -45,6 +74,20 @@ def _port_problem(host: str, port: int) -> str | None:
     except OSError as error:
         return error.strerror or str(error)
     return None
+
+
+def check_port(host: str, port: int) -> None:
+    """Exit 2 with one line when ``host:port`` cannot be listened on.
+
+    Raises:
+        typer.Exit: the port is taken (or the address is not this machine's).
+    """
+    problem = _port_problem(host, port)
+    if problem is not None:
+        raise _exit(
+            f"cannot listen on {_url(host, port)}: {problem}; stop the process that "
+            f"holds the port or choose another with --port"
+        )
 
 
 def serve(
@@ -82,12 +125,8 @@ def serve(
             f"sentence-transformers model directory, or unset it to use the bundled "
             f"all-MiniLM-L6-v2 (docs/api.md)"
         ) from None
-    problem = _port_problem(host, port)
-    if problem is not None:
-        raise _exit(
-            f"cannot listen on {_url(host, port)}: {problem}; stop the process that "
-            f"holds the port or choose another with --port"
-        )
+    check_port(host, port)
+    check_neo4j(settings)
     typer.echo(f"engrava-graph API on {_url(host, port)} (docs at /docs)")
     uvicorn.run(
         app,

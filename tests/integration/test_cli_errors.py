@@ -131,3 +131,36 @@ async def test_serve_refuses_a_missing_model_and_a_busy_port_in_one_paragraph(ne
     _assert_one_line(missing_model, 2, "ENGRAVA_EMBEDDING_MODEL_PATH", "/nonexistent/model")
     _assert_one_line(busy, 2, f"127.0.0.1:{busy_port}", "--port")
     assert "API on" not in busy[1]  # the address is printed only for a port it can take
+
+
+async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4j_env):
+    wrong_password = {**neo4j_env, "NEO4J_PASSWORD": "not-the-password"}
+    free = []
+    for _ in range(2):
+        with socket.create_server(("127.0.0.1", 0)) as probe:
+            free.append(str(probe.getsockname()[1]))
+    serve, mcp_http = await asyncio.gather(
+        _cli(
+            "serve",
+            "--insecure-dev",
+            "--env-file",
+            "/nonexistent/.env",
+            "--port",
+            free[0],
+            **wrong_password,
+        ),
+        _cli(
+            "mcp",
+            "--transport",
+            "http",
+            "--insecure-dev",
+            "--env-file",
+            "/nonexistent/.env",
+            "--port",
+            free[1],
+            **wrong_password,
+        ),
+    )
+    _assert_one_line(serve, 2, "NEO4J_PASSWORD")
+    _assert_one_line(mcp_http, 2, "NEO4J_PASSWORD")
+    assert "API on" not in serve[1] and "MCP on" not in mcp_http[2]
