@@ -27,7 +27,7 @@ import shutil
 import time
 import uuid
 import warnings
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +77,27 @@ class Stopwatch:
         elapsed = time.perf_counter() - self._start
         self.total += elapsed
         self.laps_ms.append(elapsed * 1000.0)
+
+
+#: ``query index j -> ranked thought ids``: one timed call.
+Query = Callable[[int], Awaitable[list[str]]]
+
+
+async def timed_queries(
+    asks: Sequence[Query], n_queries: int, warmup: int
+) -> list[dict[str, float]]:
+    """Time several query functions side by side: each runs ``j < warmup`` untimed, then for
+    each ``j`` in ``[warmup, warmup + n_queries)`` every function runs once, in turn, so drifting
+    load on a shared machine hits them alike. Returns their latency percentiles (ms)."""
+    for ask in asks:
+        for j in range(warmup):
+            await ask(j)
+    watches = [Stopwatch() for _ in asks]
+    for j in range(warmup, warmup + n_queries):
+        for ask, sw in zip(asks, watches, strict=True):
+            with sw:
+                await ask(j)
+    return [percentiles(sw.laps_ms) for sw in watches]
 
 
 def rate(count: int, seconds: float) -> float:
@@ -172,17 +193,17 @@ def cached_vectors(
 
 
 @contextmanager
-def fresh_local_neo4j(name: str) -> Iterator[Any]:
+def fresh_local_neo4j(name: str, settings: Any = None) -> Iterator[Any]:
     """Start an empty local Neo4j instance ``name`` (the project's ``LocalNeo4jServer``, same
-    version and memory settings as the default instance, free ports when 7687/7474 are taken)
-    and stop it on exit. Its directory is wiped first, so the run sees no other data and no
-    vectors that earlier runs deleted (Lucene keeps those in the HNSW segments until it merges
-    them, and they slow vector search). Yields its ``ConnectionInfo``; its data is left for
-    inspection until the next run.
+    version and memory settings as the default instance, free ports when 7687/7474 are taken;
+    or ``settings``, a ``ServerSettings``) and stop it on exit. Its directory is wiped first, so
+    the run sees no other data and no vectors that earlier runs deleted (Lucene keeps those in
+    the HNSW segments until it merges them, and they slow vector search). Yields its
+    ``ConnectionInfo``; its data is left for inspection until the next run.
     """
     from engrava_graph.graph.server import LocalNeo4jServer
 
-    server = LocalNeo4jServer(name)
+    server = LocalNeo4jServer(name, settings)
     server.stop()  # a run killed half-way may have left it running
     shutil.rmtree(server.home, ignore_errors=True)
     info = server.start()

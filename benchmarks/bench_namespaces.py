@@ -40,7 +40,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
 from _common import (  # noqa: E402
     CorpusGenerator,
+    Query,
     Stopwatch,
     ThoughtSpec,
     cached_vectors,
@@ -65,9 +66,9 @@ from _common import (  # noqa: E402
     our_record,
     peer_record,
     peer_store_vectors,
-    percentiles,
     quiet_runtime,
     rate,
+    timed_queries,
 )
 
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
@@ -79,27 +80,6 @@ from engrava_graph.search.fusion import SearchConfig  # noqa: E402
 console = Console(width=max(Console().width, 130))
 PEER_MODEL = "all-MiniLM-L6-v2"
 TOP_K = 10
-
-#: ``query index j -> ranked thought ids``: one timed call.
-Query = Callable[[int], Awaitable[list[str]]]
-
-
-async def timed_queries(
-    asks: Sequence[Query], n_queries: int, warmup: int
-) -> list[dict[str, float]]:
-    """Time several query functions side by side: each runs ``j < warmup`` untimed, then for
-    each ``j`` in ``[warmup, warmup + n_queries)`` every function runs once, in turn, so drifting
-    load on a shared machine hits them alike. Returns their latency percentiles (ms)."""
-    for ask in asks:
-        for j in range(warmup):
-            await ask(j)
-    watches = [Stopwatch() for _ in asks]
-    for j in range(warmup, warmup + n_queries):
-        for ask, sw in zip(asks, watches, strict=True):
-            with sw:
-                await ask(j)
-    return [percentiles(sw.laps_ms) for sw in watches]
-
 
 # ----------------------------------------------------------------------------------- ours
 

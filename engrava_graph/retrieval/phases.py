@@ -175,7 +175,7 @@ async def activate(
     each memory's activation is its similarity relative to the best match.
 
     Returns:
-        ``({thought_id: Candidate}, vector strategy "exact" | "index" | None)``.
+        ``({thought_id: Candidate}, vector strategy "exact" | "filtered" | "index" | None)``.
     """
 
     async def one(query: str, vector: list[float] | None) -> tuple[Any, Any]:

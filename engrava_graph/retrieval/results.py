@@ -174,7 +174,8 @@ class Explanation(BaseModel):
         candidates_activated, candidates_after_spread, candidates_final: counts.
         phase_timings: milliseconds per phase.
         decay_axis: ``"access"``, ``"cycle"``, ``"transaction"`` or None (off).
-        vector_strategy: ``"exact"`` or ``"index"`` (how the vector arm searched).
+        vector_strategy: ``"exact"``, ``"filtered"`` (2026.x) or ``"index"`` (5.26): how the
+            vector arm searched (:class:`~engrava_graph.search.arms.VectorPlan`).
         results: what retrieve returned.
         candidates: debug only: every candidate's signals and the phase that dropped it.
     """

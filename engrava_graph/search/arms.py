@@ -3,9 +3,12 @@
 Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
 one query per analysed term, and scores the candidates with BM25 over the namespace's own
 statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores;
-the vector arm cannot (Neo4j 5.26's vector index ranks the whole database before any ``WHERE``),
-so a namespace small next to the database is searched by exact cosine, and a large one through
-the HNSW index over-fetched by the database/namespace size ratio. The choice is reported.
+the vector arm searches a namespace small next to the database by exact cosine, and a larger one
+through the HNSW index: on Neo4j 2026.x filtered inside the index (``SEARCH … WHERE`` on the
+namespace and lifecycle filter properties, strategy ``"filtered"``); on 5.26, whose vector index
+ranks the whole database before any ``WHERE``, over-fetched by the database/namespace size ratio
+(strategy ``"index"``). The line is read once per connection
+(:func:`~engrava_graph.graph.dialect.server_line`); the choice is reported.
 
 A metadata filter narrows the candidates before ranking: the arms count the thoughts that pass
 it (cached 30 s per filter) and, when few pass, rank exactly those (exact cosine over the
@@ -24,8 +27,10 @@ from typing import Any
 
 from neo4j.exceptions import ClientError
 
+from engrava_graph.graph.dialect import server_line
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.enums import LifecycleStatus
 from engrava_graph.model.namespace import fulltext_namespace_token
 from engrava_graph.search import bm25
 from engrava_graph.search.fusion import (
@@ -38,6 +43,10 @@ from engrava_graph.search.lucene import query_terms, term_query
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")
 _VECTOR_EXACT = cypher("search/vector_exact")
+_VECTOR_FILTERED = cypher("search/vector_filtered")
+_VECTOR_STATEMENTS = {"exact": _VECTOR_EXACT, "index": _VECTOR_INDEX, "filtered": _VECTOR_FILTERED}
+_UNARCHIVED = [s.value for s in LifecycleStatus if s is not LifecycleStatus.ARCHIVED]
+_EVERY_STATUS = [s.value for s in LifecycleStatus]
 _FULLTEXT_SCAN = cypher("search/fulltext_scan")
 _STATS = cypher("search/namespace_stats")
 _COUNT_FILTERED = cypher("search/count_retrievable")
@@ -67,7 +76,9 @@ def index_fetch_k(k: int, in_namespace: int, in_database: int, overfetch: int) -
 
 @dataclass(frozen=True)
 class VectorPlan:
-    """How the vector arm ran: ``"exact"`` or ``"index"``, and the index over-fetch ``fetch_k``."""
+    """How the vector arm ran: ``"exact"`` (cosine over every candidate), ``"filtered"`` (the
+    index filtered by namespace and lifecycle, Neo4j 2026.x) or ``"index"`` (the unfiltered index
+    over-fetched, 5.26), and how many neighbours the index was asked for (``fetch_k``)."""
 
     strategy: str
     fetch_k: int
@@ -153,30 +164,32 @@ class SearchArms:
             threshold: minimum cosine similarity in [0, 1].
         """
         plan = await self._plan(top_k, await self._filtered_count(scope))
-        stmt = _VECTOR_EXACT if plan.strategy == "exact" else _VECTOR_INDEX
         rows = await self._executor.read(
-            stmt,
+            _VECTOR_STATEMENTS[plan.strategy],
             vector=[float(x) for x in vector],
             fetch_k=plan.fetch_k,
             top_k=top_k,
             # A cosine clipped to 0 passes a threshold of 0: negative cosines are kept.
             min_score=cosine_to_index_score(threshold) if threshold > 0 else 0.0,
+            statuses=_EVERY_STATUS if scope["include_archived"] else _UNARCHIVED,
             **scope,
         )
         return [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows], plan
 
     async def _plan(self, top_k: int, filtered: int | None) -> VectorPlan:
-        """Exact cosine when the namespace (or the part of it passing the filter) is small,
-        else the index over-fetched by the database/candidates ratio."""
+        """Exact cosine when the namespace (or the part of it passing the metadata filter) is
+        small; else on 2026.x the index filtered to the namespace, over-fetched only by the
+        namespace/candidates ratio of a metadata filter (which the index cannot hold); on 5.26
+        the index over-fetched by the database/candidates ratio."""
         in_namespace, _, in_database = await self._namespace_stats()
         candidates = in_namespace if filtered is None else filtered
         if candidates <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
+        k = max(top_k, INDEX_FLOOR_K)
+        if (await server_line(self._executor)).filtered_vector_index:
+            return VectorPlan("filtered", index_fetch_k(k, candidates, in_namespace, 1))
         return VectorPlan(
-            "index",
-            index_fetch_k(
-                max(top_k, INDEX_FLOOR_K), candidates, in_database, self._config.vector_overfetch
-            ),
+            "index", index_fetch_k(k, candidates, in_database, self._config.vector_overfetch)
         )
 
     async def _filtered_count(self, scope: dict[str, Any]) -> int | None:
