@@ -268,6 +268,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def retrieve_on(store: Neo4jEngravaCore, queries: Sequence[str]) -> Query:
+    """Query ``j`` = ``retrieve(queries[j])`` on ``store``, the ranked ids."""
+
+    async def ask(j: int) -> list[str]:
+        return [r.thought_id for r in (await store.retrieve(queries[j], top_k=TOP_K)).results]
+
+    return ask
+
+
 async def measure_class(
     name: str,
     count: int,
@@ -281,12 +290,6 @@ async def measure_class(
     """retrieve and search_hybrid on the namespace in the shared database and alone,
     interleaved; p50/p95 ms of each and the shared/alone ratios."""
 
-    def retrieve_on(store: Neo4jEngravaCore) -> Query:
-        async def ask(j: int) -> list[str]:
-            return [r.thought_id for r in (await store.retrieve(queries[j], top_k=TOP_K)).results]
-
-        return ask
-
     def hybrid_on(store: Neo4jEngravaCore) -> Query:
         async def ask(j: int) -> list[str]:
             res = await store.search_hybrid(queries[j], qvecs[j].tolist(), top_k=TOP_K)
@@ -296,7 +299,12 @@ async def measure_class(
 
     load_before = loadavg()
     r_shared, r_alone, h_shared, h_alone = await timed_queries(
-        [retrieve_on(shared), retrieve_on(alone), hybrid_on(shared), hybrid_on(alone)],
+        [
+            retrieve_on(shared, queries),
+            retrieve_on(alone, queries),
+            hybrid_on(shared),
+            hybrid_on(alone),
+        ],
         args.queries,
         args.warmup,
     )
@@ -334,14 +342,8 @@ async def measure_growth(
         console.print(f"  alone: grown to {hi:,} ({time.perf_counter() - began:.0f} s)")
     load_s = time.perf_counter() - began
 
-    def retrieve_on(store: Neo4jEngravaCore) -> Query:
-        async def ask(j: int) -> list[str]:
-            return [r.thought_id for r in (await store.retrieve(queries[j], top_k=TOP_K)).results]
-
-        return ask
-
     grown, shared = await timed_queries(
-        [retrieve_on(alone), retrieve_on(shared_big)], args.queries, args.warmup
+        [retrieve_on(alone, queries), retrieve_on(shared_big, queries)], args.queries, args.warmup
     )
     return {
         "thoughts": args.grow,
