@@ -10,7 +10,8 @@ overlap@10 with exact cosine is measured per class in the shared database (``sea
 as configured, and with the HNSW index forced, ``exact_vector_max_thoughts=0``). Then the
 alone namespace grows to ``--grow`` thoughts and ``retrieve`` there is timed against the shared
 database's ``--big`` namespace (interleaved) and against its own figure at ``--big`` (earlier in
-the run). Finally the store's size on disk per thought.
+the run). Finally the shared database's size on disk per thought, after its server stopped (a clean
+shutdown checkpoints; Community has no ``db.checkpoint()``).
 
 Texts come from the synthetic corpus (``CorpusGenerator``). Vectors: the first 100,000 are the
 corpus's all-MiniLM-L6-v2 embeddings (cached in ``--cache``, shared with bench_dreaming.py);
@@ -68,7 +69,6 @@ from _common import (  # noqa: E402
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
 from engrava_graph.graph.dialect import server_line  # noqa: E402
-from engrava_graph.graph.registry import cypher  # noqa: E402
 from engrava_graph.graph.server import ServerSettings  # noqa: E402
 from engrava_graph.search.fusion import SearchConfig  # noqa: E402
 
@@ -235,8 +235,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
             out["shared_load_s"] = time.perf_counter() - began
             out["shared_thoughts"] = layout.total
-            await shared.executor.run_auto_commit(cypher("bench/checkpoint"))
-            out["disk"] = disk_use(homes[0])
             previous: Neo4jEngravaCore | None = None
             for name, count, size in layout.classes:
                 ns, a, b = layout.slices[name][0]
@@ -264,6 +262,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             await shared.close()
             await alone.close()
+    out["disk"] = disk_use(homes[0])  # after the server stopped: its last checkpoint is on disk
     out["loadavg_end"] = loadavg()
     return out
 
@@ -397,7 +396,7 @@ def report(out: dict[str, Any]) -> None:
     n = out["shared_thoughts"]
     disk = ", ".join(f"{k} {v / n:,.0f}" for k, v in out["disk"].items())
     console.print(
-        f"on disk per thought (bytes, {n:,} thoughts after a checkpoint): {disk}; "
+        f"on disk per thought (bytes, {n:,} thoughts, after shutdown): {disk}; "
         f"shared load {out['shared_load_s']:.0f} s; load at end {out['loadavg_end']}"
     )
 
