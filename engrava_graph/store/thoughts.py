@@ -43,6 +43,7 @@ Q = {
         "thoughts/get_revision",
         "thoughts/list",
         "thoughts/max_cycle",
+        "thoughts/recent",
         "thoughts/update",
     )
 }
@@ -483,6 +484,19 @@ class ThoughtsMixin(StoreBase):
         )
         rows = await self.executor.read(Q["thoughts/count"], **params)
         return int(rows[0]["n"])
+
+    async def recent_thoughts(self, limit: int = 20) -> list[ThoughtRecord]:
+        """The namespace's newest thoughts that have not expired, newest (``created_at``) first.
+
+        Raises:
+            ValidationFailedError: ``limit`` outside 1..1000.
+        """
+        if not 1 <= limit <= 1000:
+            raise ValidationFailedError("limit must be 1..1000")
+        rows = await self.executor.read(
+            Q["thoughts/recent"], namespace=self.namespace, now=self._clock(), limit=limit
+        )
+        return [thought_from_properties(r["thought"]) for r in rows]
 
     async def max_cycle(self) -> int:
         """The namespace's cycle high-water mark: max over thoughts' ``updated_cycle`` and edges'
