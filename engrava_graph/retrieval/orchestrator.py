@@ -5,10 +5,11 @@ Only this module times phases, counts candidates and assembles responses; the ph
 themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
 :mod:`.scoring`. The cycle reads a store only through its :class:`~.deps.CycleDeps`. One run
 costs few round trips: the two activation arms in parallel (per sub-query on the attention
-pathway), one composed statement for spreading, the candidate records and the near-duplicate
-pairs, and one for causal chains (causal queries only). The query and its sub-queries are
-embedded in one provider call, on a worker thread (Phase 1). Phase timings are wall-clock
-stages around these calls (the composed statement counts as "spread").
+pathway), one composed statement for spreading and the candidate records, one for causal
+chains (causal queries only) and one for the near-duplicate pairs among the ranking's head
+(rarely two). The query and its sub-queries are embedded in one provider call, on a worker
+thread (Phase 1). Phase timings are wall-clock stages around these calls (the composed
+statement counts as "spread", the near-duplicate statement as "filter").
 """
 
 from __future__ import annotations
@@ -245,9 +246,7 @@ class RetrievalCycle:
             run.weights = self._weights(run, request)
             ranked = phases.rank(run.candidates, run.weights, config=config, has_vector=has_vector)
         with run.phase("filter"):
-            distinct = phases.cap_reflections(
-                phases.collapse_duplicates(ranked), config.reflection_cap, config.reflection_window
-            )
+            distinct = await phases.distinct(deps, ranked, request.top_k + 1)
         with run.phase("score"):
             phases.score(distinct, config)
             kept = phases.min_confidence(distinct, request.min_confidence)
