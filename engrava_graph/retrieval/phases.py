@@ -22,6 +22,7 @@ from typing import Any
 
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
+from engrava_graph.model.temporal import from_epoch_parts
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.results import CausalLink
@@ -42,10 +43,6 @@ _CAUSAL = cypher("retrieval/causal_chains")
 _DUPLICATES = cypher("retrieval/duplicates")
 
 SECONDS_PER_DAY = 86_400.0
-
-
-def _native(value: Any) -> Any:
-    return value.to_native() if hasattr(value, "to_native") else value
 
 
 @dataclass(frozen=True)
@@ -70,7 +67,7 @@ class MemoryFields:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> MemoryFields:
-        """Build from the statement's ``fields`` map (Neo4j temporals made native)."""
+        """Build from the statement's ``fields`` map (instants from their epoch parts)."""
         return cls(
             thought_id=row["thought_id"],
             essence=row["essence"] or "",
@@ -80,11 +77,11 @@ class MemoryFields:
             confidence=row["confidence"],
             pinned=bool(row["pinned"]),
             access_count=int(row["access_count"]),
-            created_at=_native(row["created_at"]),
-            updated_at=_native(row["updated_at"]),
+            created_at=from_epoch_parts(row["created_at"]),
+            updated_at=from_epoch_parts(row["updated_at"]),
             updated_cycle=int(row["updated_cycle"] or 0),
-            last_accessed_at=_native(row["last_accessed_at"]),
-            valid_from=_native(row["valid_from"]),
+            last_accessed_at=from_epoch_parts(row["last_accessed_at"]),
+            valid_from=from_epoch_parts(row["valid_from"]),
             conversation_id=row["conversation_id"],
             position=row["position"],
         )

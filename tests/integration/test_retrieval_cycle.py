@@ -148,6 +148,21 @@ async def test_near_duplicates_collapse_beyond_the_first_head_read(store):
     assert set(returned[1:]) <= {t.thought_id for t in others}
 
 
+async def test_retrieved_instants_are_the_stored_ones(store):
+    """The cycle reads instants as epoch parts, not as the driver's DateTime: the same values,
+    to the microsecond, in UTC."""
+    valid_from = datetime(2023, 5, 7, 9, 30, 15, 123456, tzinfo=UTC)
+    created = await store.create_thought(
+        thought("Caroline joined the hiking club", valid_from=valid_from)
+    )
+    stored = await store.get_thought(created.thought_id)
+    assert stored is not None
+    result = await store.retrieve("hiking club", now=NOW)
+    hit = next(r for r in result if r.thought_id == created.thought_id)
+    assert hit.valid_from == valid_from and hit.valid_from.tzinfo is not None
+    assert hit.created_at == stored.created_at
+
+
 async def test_explain_counts_match_retrieve(store, outage):
     params = {"now": NOW, "top_k": 3}
     result = await store.retrieve("What caused the deploy failure?", **params)
