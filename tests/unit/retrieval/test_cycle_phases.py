@@ -1,6 +1,7 @@
 """Pure parts of the cycle's phases: near-duplicate collapse, min_confidence, session
 activation, time ranges and calibrated scores (Spread, Decay, Filter, Score)."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from engrava_graph.retrieval import phases
@@ -155,3 +156,18 @@ def test_at_most_one_reflection_in_the_top_five() -> None:
     out = [c.thought_id for c in phases.cap_reflections(ranked, cap=1, window=5)]
     assert out == ["c0", "c2", "c4", "c5", "c6", "c1", "c3", "c7"]
     assert sum(c.startswith("c") and kinds[int(c[1:])] == "REFLECTION" for c in out[:5]) == 1
+
+
+def reflection(tid: str) -> Candidate:
+    return Candidate(tid, fields=replace(fields(tid), thought_type="REFLECTION"))
+
+
+def test_a_head_is_settled_once_it_has_enough_results_and_fills_the_reflection_window() -> None:
+    plain = [Candidate(str(i), fields=fields(str(i))) for i in range(6)]
+    assert phases.head_settled(plain, need=6, cap=1, window=5)
+    assert not phases.head_settled(plain[:5], need=6, cap=1, window=5)
+    # Reflections over the cap move below the window: they do not fill it.
+    mixed = [reflection("r1"), reflection("r2"), reflection("r3"), *plain[:3]]
+    assert not phases.head_settled(mixed, need=6, cap=1, window=5)
+    assert phases.head_settled([*mixed, plain[3]], need=6, cap=1, window=5)
+    assert phases.head_settled(mixed, need=6, cap=2, window=5)
