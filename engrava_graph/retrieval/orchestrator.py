@@ -212,7 +212,7 @@ class RetrievalCycle:
             if run.candidates:
                 await phases.gather(deps, run.candidates, seeds, vector, depth, scope)
             if depth:
-                phases.session_activation(run.candidates, config)
+                phases.spread(run.candidates, config, has_vector)
             run.after_spread = len(run.candidates)
         with run.phase("cause"):
             if run.encoding.intent is Intent.CAUSAL and seeds:
@@ -309,14 +309,15 @@ class RetrievalCycle:
     @staticmethod
     def _weights(run: CycleRun, request: RetrieveRequest) -> RankWeights:
         """Pathway weights (Phase 7), tuned by the request; a phase that did not run gives its
-        weight to the others unless the request set it."""
+        weight to the others unless the request set it; without a named time range the
+        temporal signal (recency) weighs ``config.recency_weight``."""
         assert run.pathway is not None and run.encoding is not None
         temporal_weight, causal_weight = request.temporal_weight, request.causal_weight
         has_range = run.encoding.temporal is not None and bool(
             run.encoding.temporal.start or run.encoding.temporal.end
         )
-        if temporal_weight is None and run.decay_axis is None and not has_range:
-            temporal_weight = 0.0
+        if temporal_weight is None and not has_range:
+            temporal_weight = 0.0 if run.decay_axis is None else run.config.recency_weight
         if causal_weight is None and "cause" in run.skipped:
             causal_weight = 0.0
         return tune_weights(

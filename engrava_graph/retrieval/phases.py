@@ -108,8 +108,9 @@ class Candidate:
         activation: Phase 3 level: the direct similarity relative to the best match (1.0 for
             the best; 0 for a memory only spreading or the causal walk reached).
         cosine: cosine to the query in [0, 1] (None without a vector); keyword: normalised BM25.
-        spread: activation received over links (Phase 4), capped at 1; session: activation of
-            its conversation (Phase 4, session level); arrivals: where spreading came from.
+        spread: the best direct similarity reaching it over a link, times the link weight
+            (Phase 4); session: the mean direct similarity of its conversation's best matched
+            messages (Phase 4, session level); arrivals: where spreading came from.
         causal: Phase 6 relevance; links: the causal chain through it.
         temporal: Phase 5 relevance; in_range: whether its time is in the query's range.
         duplicates: higher-ranked candidates whose cosine to it exceeds the near-duplicate
@@ -147,14 +148,15 @@ class Candidate:
         )
 
     def relevance(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Phase 7's relevance signal in [0, 1]: the direct similarity plus what spreading
-        brought (``spread_gain x spread + session_gain x session``)."""
-        return min(
-            1.0,
+        """Phase 7's relevance signal in [0, 1]: a weighted mean of the direct similarity, the
+        best relevance reaching it over a link (``spread``) and its session's (``session``),
+        weights ``1 : spread_gain : session_gain``."""
+        total = 1.0 + config.spread_gain + config.session_gain
+        return (
             self.similarity(config, has_vector)
             + config.spread_gain * self.spread
-            + config.session_gain * self.session,
-        )
+            + config.session_gain * self.session
+        ) / total
 
     @property
     def via(self) -> list[str]:
@@ -223,13 +225,15 @@ async def gather(
 ) -> None:
     """Phase 4 and the candidate records, one statement (``retrieval/gather``).
 
-    Spreading runs from ``seeds`` (none when ``depth`` is 0): a link passes on ``seed
-    activation x hop_factor x link weight``, and what a memory receives adds up (capped at 1),
-    as in Collins & Loftus (1975). Memories reached only by spreading join ``candidates``
-    (reached_by "spread"). Every candidate gets its fields and its cosine to the query; one
-    that is not retrievable under ``scope`` (or vanished) leaves.
+    Spreading runs from ``seeds`` (none when ``depth`` is 0) and brings their linked memories
+    (typed edges, conversation neighbours, shared entities/tags, temporal proximity) into the
+    pool; memories reached only by spreading join ``candidates`` (reached_by "spread"). Every
+    candidate gets its fields and its cosine to the query; one that is not retrievable under
+    ``scope`` (or vanished) leaves. Each arrival records the seed's direct similarity times the
+    link weight; :func:`spread` turns them into the ``spread`` signal.
     """
     config = deps.config
+    has_vector = vector is not None
     rows = await deps.executor.read(
         _GATHER,
         activated=list(candidates),
@@ -257,31 +261,77 @@ async def gather(
             c.cosine = max(c.cosine or 0.0, float(row["similarity"]))
         for arrival in row["arrivals"]:
             parent = candidates.get(arrival["from_id"])
-            strength = (
-                (parent.activation if parent else 0.0)
-                * config.hop_factor
-                * float(arrival["weight"])
+            strength = (parent.similarity(config, has_vector) if parent else 0.0) * float(
+                arrival["weight"]
             )
             c.arrivals.append(Arrival(arrival["from_id"], arrival["via"], strength))
-        c.spread = min(1.0, sum(a.activation for a in c.arrivals))
         seen[c.thought_id] = c
     candidates.clear()
     candidates.update(seen)
 
 
-def session_activation(candidates: Mapping[str, Candidate], config: RetrievalConfig) -> None:
-    """Phase 4, session level: a conversation accumulates the activation of its directly
-    matched messages (``sum / session_saturation``, capped at 1) and passes it to each of its
-    messages among the candidates (as an arrival ``SESSION from <conversation_id>``)."""
-    totals: dict[str, float] = {}
+def spread(candidates: Mapping[str, Candidate], config: RetrievalConfig, has_vector: bool) -> None:
+    """Phase 4 over the gathered pool: each candidate's ``spread`` and ``session`` signals.
+
+    - ``spread``: the best ``similarity(j) x link weight`` over its links: the arrivals from
+      the seeds, and every other candidate ``j`` of the same conversation within
+      ``conversation_window`` positions (weight ``neighbour_weight x neighbour_decay^(d-1)``
+      at distance d; such a link is added to its arrivals as ``CONVERSATION from j``). The
+      reply next to a matched question is the likeliest answer to it, whether or not the
+      question was a seed.
+    - ``session`` (messages only): the sum of the ``session_top`` highest direct similarities
+      among its conversation's candidates, divided by ``session_top`` (a session several of
+      whose messages match is likelier the one asked about); a memory only spreading reached
+      gets it as an arrival ``SESSION from <conversation_id>``.
+    """
+    similarity = {tid: c.similarity(config, has_vector) for tid, c in candidates.items()}
+    at: dict[tuple[str, int], str] = {}
+    by_session: dict[str, list[float]] = {}
     for c in _messages(candidates.values()):
         assert c.fields is not None and c.fields.conversation_id is not None
-        totals[c.fields.conversation_id] = totals.get(c.fields.conversation_id, 0.0) + c.activation
-    for c in _messages(candidates.values()):
-        assert c.fields is not None and c.fields.conversation_id is not None
-        c.session = min(1.0, totals[c.fields.conversation_id] / config.session_saturation)
-        if c.session > 0 and c.reached_by == "spread":
-            c.arrivals.append(Arrival(c.fields.conversation_id, "SESSION", c.session))
+        assert c.fields.position is not None
+        at[(c.fields.conversation_id, c.fields.position)] = c.thought_id
+        by_session.setdefault(c.fields.conversation_id, []).append(similarity[c.thought_id])
+    session = {
+        cid: sum(sorted(values, reverse=True)[: config.session_top]) / config.session_top
+        for cid, values in by_session.items()
+    }
+    for c in candidates.values():
+        fields = c.fields
+        if (
+            fields is not None
+            and fields.conversation_id is not None
+            and fields.position is not None
+        ):
+            c.arrivals.extend(_neighbour_links(c, fields, at, similarity, config))
+            c.session = session[fields.conversation_id]
+            if c.session > 0 and c.reached_by == "spread":
+                c.arrivals.append(Arrival(fields.conversation_id, "SESSION", c.session))
+        c.spread = min(
+            1.0, max((a.activation for a in c.arrivals if a.via != "SESSION"), default=0.0)
+        )
+
+
+def _neighbour_links(
+    c: Candidate,
+    fields: MemoryFields,
+    at: Mapping[tuple[str, int], str],
+    similarity: Mapping[str, float],
+    config: RetrievalConfig,
+) -> list[Arrival]:
+    """``CONVERSATION`` links into message ``c`` from the candidates within
+    ``conversation_window`` positions of its conversation that did not already arrive as
+    seeds."""
+    assert fields.conversation_id is not None and fields.position is not None
+    linked = {a.from_id for a in c.arrivals if a.via == "CONVERSATION"}
+    links = []
+    for distance in range(1, config.conversation_window + 1):
+        weight = config.neighbour_weight * config.neighbour_decay ** (distance - 1)
+        for position in (fields.position - distance, fields.position + distance):
+            other = at.get((fields.conversation_id, position))
+            if other is not None and other not in linked:
+                links.append(Arrival(other, "CONVERSATION", similarity[other] * weight))
+    return links
 
 
 def _messages(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
