@@ -24,7 +24,8 @@ from api.errors import error_body
 from api.settings import ApiSettings
 from api.state import ApiState
 from engrava_graph.embeddings.base import EmbeddingProvider
-from engrava_graph.mcp.server import StoreSource, bearer_key, build_server, local_user
+from engrava_graph.mcp.access import StoreSource, bearer_key, local_user
+from engrava_graph.mcp.server import build_server
 
 MCP_PATH = "/mcp"
 _SETTINGS_PROVIDER: Any = object()

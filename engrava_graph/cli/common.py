@@ -1,17 +1,29 @@
-"""What every command of the console script shares: the consoles and a one-line exit for a
-missing extra."""
+"""What every command of the console script shares: the error console and the one-line exit
+for a problem a command finds itself (a missing extra, a busy port, a link that exists)."""
 
 from __future__ import annotations
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 
 from engrava_graph.cli.errors import EXIT_USAGE
 from engrava_graph.extras import require
 from engrava_graph.model.errors import MissingExtraError
 
 err_console = Console(stderr=True, soft_wrap=True)
+
+
+def error_exit(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    """Print ``error: <message>`` on stderr and return the exit to raise (``raise
+    error_exit(...)``), for a problem a command detects itself; exceptions from the library
+    reach :mod:`engrava_graph.cli.errors`' boundary instead.
+
+    Args:
+        message: one line: what is wrong and what to run instead.
+        code: the exit code (default :data:`EXIT_USAGE`, 2).
+    """
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
 
 
 def require_extra(extra: str, feature: str) -> None:
@@ -27,5 +39,4 @@ def require_extra(extra: str, feature: str) -> None:
     try:
         require(extra, feature)
     except MissingExtraError as error:
-        err_console.print(f"[bold red]error:[/] {escape(str(error))}", highlight=False)
-        raise typer.Exit(EXIT_USAGE) from error
+        raise error_exit(str(error)) from error

@@ -19,6 +19,8 @@ from rich.console import Console
 from rich.table import Table
 
 from engrava_graph.cli.common import EXIT_USAGE, err_console
+from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.headers import body, header
 from engrava_graph.graph.profiling import ProfiledRun, ProfilingExecutor, browser_params
 from engrava_graph.graph.registry import CypherRegistryError, cypher_root
@@ -69,12 +71,12 @@ def show(
     console.print(text, highlight=False, markup=False)
 
 
-async def _profile(question: str, namespace: str, top_k: int) -> list[ProfiledRun]:
+async def _profile(
+    info: ConnectionInfo, question: str, namespace: str, top_k: int
+) -> list[ProfiledRun]:
     from engrava_graph.core import Neo4jEngravaCore
     from engrava_graph.embeddings import SentenceTransformerProvider
-    from engrava_graph.graph.connection import resolve_connection
 
-    info = resolve_connection(start_local=False)
     executor = ProfilingExecutor.connect(info.uri, (info.user, info.password), info.database)
     assert isinstance(executor, ProfilingExecutor)
     store = Neo4jEngravaCore(
@@ -119,7 +121,6 @@ def print_profile(runs: list[ProfiledRun], *, browser: bool) -> None:
             console.print(f"PROFILE {run.text};", highlight=False, markup=False)
 
 
-@cypher_app.command("profile")
 def profile(
     question: Annotated[str, typer.Argument(help="The question to retrieve memories for.")],
     namespace: Annotated[
@@ -132,7 +133,12 @@ def profile(
             help="Also print each statement with a :params block, to paste into Neo4j Browser."
         ),
     ] = False,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Run one retrieve with every read under PROFILE: db hits, rows and time per statement."""
-    runs = asyncio.run(_profile(question, namespace, top_k))
+    runs = asyncio.run(_profile(neo4j.connection(), question, namespace, top_k))
     print_profile(runs, browser=browser)
+
+
+cypher_app.command("profile")(with_options(profile))

@@ -18,10 +18,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from engrava_graph.cli.options import Neo4jOptions
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.dreaming.consolidate import DreamResult
-from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.model.errors import NamespaceNotFoundError
 
 console = Console(soft_wrap=True)
@@ -122,10 +123,8 @@ def dream(
         "NumPy over the vectors read from Neo4j), ivf (inverted-file index in "
         "NumPy, approximate) or index (HNSW, one query per thought).",
     ),
-    uri: str | None = typer.Option(None, envvar="NEO4J_URI", help="bolt:// or neo4j:// URI."),
-    user: str = typer.Option("neo4j", envvar="NEO4J_USER"),
-    password: str = typer.Option("", envvar="NEO4J_PASSWORD", show_default=False),
-    database: str | None = typer.Option(None, envvar="NEO4J_DATABASE"),
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Consolidate a namespace's observations into reflections (one dreaming pass)."""
     config = DreamingConfig.model_validate(
@@ -141,10 +140,5 @@ def dream(
             },
         }
     )
-    info = (
-        ConnectionInfo(uri=uri, user=user, password=password, database=database)
-        if uri
-        else resolve_connection(start_local=False)
-    )
-    result, name = asyncio.run(_dream(info, namespace, cycle, config))
+    result, name = asyncio.run(_dream(neo4j.connection(), namespace, cycle, config))
     _summary(name, result)

@@ -6,7 +6,9 @@ and an exit code, never a traceback:
 - :data:`EXIT_USAGE` (2): the caller can fix it by changing how the command is called or
   configured: a wrong Neo4j password, a URI the driver does not take (``http://``), a database
   that does not exist (``NEO4J_DATABASE``), an invalid argument (a library ``ValueError`` such
-  as :class:`ValidationFailedError`, or a pydantic ``ValidationError``);
+  as :class:`ValidationFailedError`, or a pydantic ``ValidationError``), a conflict with what is
+  stored that the same call would meet again (an edge or thought that exists, a message re-sent
+  with other content: REST's 409s);
 - :data:`EXIT_FAILURE` (1): anything else: Neo4j unreachable, a library error about the data
   (a namespace that does not exist), a Neo4j statement that failed, a file that cannot be read,
   and any unexpected exception (named by its type; ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the
@@ -19,13 +21,20 @@ their own; Click's own usage errors (unknown option, value out of range) keep th
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import neo4j.exceptions
 import typer
 from pydantic import ValidationError
 
-from engrava_graph.model.errors import EngravaGraphError
+from engrava_graph.model.errors import (
+    DuplicateEdgeError,
+    DuplicateThoughtError,
+    EngravaGraphError,
+    MessageConflictError,
+    ValidationFailedError,
+)
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -33,6 +42,7 @@ TRACEBACK_VARIABLE = "ENGRAVA_GRAPH_TRACEBACK"
 """Set it to ``1`` to let an unexpected exception's traceback through (for bug reports)."""
 
 _DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
+_CONFLICTS = (DuplicateEdgeError, DuplicateThoughtError, MessageConflictError)
 
 
 def _one_line(text: str) -> str:
@@ -41,6 +51,14 @@ def _one_line(text: str) -> str:
 
 def _neo4j_message(error: neo4j.exceptions.Neo4jError) -> str:
     return _one_line(error.message or str(error))
+
+
+def invalid(errors: Sequence[Any]) -> str:
+    """``invalid <path>: <message>`` for the first of pydantic's ``errors()`` entries
+    (``loc``, ``msg``), e.g. ``invalid messages.0.content: Field required``."""
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    return _one_line(f"invalid {where or 'value'}: {first['msg']}")
 
 
 def describe(error: BaseException) -> tuple[int, str]:
@@ -68,11 +86,11 @@ def describe(error: BaseException) -> tuple[int, str]:
             )
         return EXIT_FAILURE, f"Neo4j refused the request ({error.code}): {_neo4j_message(error)}"
     if isinstance(error, ValidationError):
-        first = error.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return EXIT_USAGE, _one_line(f"invalid {where or 'value'}: {first['msg']}")
+        return EXIT_USAGE, invalid(error.errors(include_url=False))
+    if isinstance(error, ValidationFailedError) and error.errors:
+        return EXIT_USAGE, invalid(error.errors)
     if isinstance(error, EngravaGraphError):
-        code = EXIT_USAGE if isinstance(error, ValueError) else EXIT_FAILURE
+        code = EXIT_USAGE if isinstance(error, (ValueError, *_CONFLICTS)) else EXIT_FAILURE
         return code, _one_line(str(error))
     if isinstance(error, neo4j.exceptions.DriverError | OSError):
         return EXIT_FAILURE, _one_line(str(error) or type(error).__name__)

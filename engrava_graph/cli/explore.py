@@ -19,15 +19,8 @@ from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import require_extra
-from engrava_graph.cli.memory import (
-    Database,
-    Password,
-    Uri,
-    User,
-    connection,
-    quiet_embedding_provider,
-    run,
-)
+from engrava_graph.cli.memory import quiet_embedding_provider, run
+from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
@@ -133,18 +126,14 @@ def explain(
     top_k: Annotated[int, typer.Option(help="Results returned (1-100).")] = 10,
     pathway: Annotated[str, typer.Option(help="auto, exact, energy or attention.")] = "auto",
     rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")] = 20,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Run the retrieval cycle for QUERY and show how it decided, step by step."""
     if html is not None:
         require_extra("viz", "explain --html")
     params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
-    explanation = run(
-        _explain(connection(uri, user, password, database), query, namespace, html, params)
-    )
+    explanation = run(_explain(neo4j.connection(), query, namespace, html, params))
     _print_explanation(explanation, rows)
     if html is not None:
         console.print(f"graph written to {html} (open it in a browser)")
@@ -211,19 +200,15 @@ def import_engrava(
         ),
     ] = False,
     chunk_size: Annotated[int, typer.Option(min=1, help="Records per write transaction.")] = 500,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Copy thoughts, edges and embeddings from an engrava SQLite file into Neo4j.
 
     At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
     """
     require_extra("peer", "engrava-graph import-engrava")
-    report = run(
-        _import(connection(uri, user, password, database), path, namespace, re_embed, chunk_size)
-    )
+    report = run(_import(neo4j.connection(), path, namespace, re_embed, chunk_size))
     _print_report(report)
     if not report.ok:
         err_console.print(
@@ -236,6 +221,6 @@ def import_engrava(
 
 def register(app: typer.Typer) -> None:
     """Add ``explain``, ``browser-guide`` and ``import-engrava`` to ``app``."""
-    app.command("explain")(explain)
+    app.command("explain")(with_options(explain))
     app.command("browser-guide")(browser_guide)
-    app.command("import-engrava")(import_engrava)
+    app.command("import-engrava")(with_options(import_engrava))

@@ -19,8 +19,8 @@ from engrava_graph.cli.dream import dream
 from engrava_graph.cli.errors import GuardedTyper
 from engrava_graph.cli.explore import register as register_explore_commands
 from engrava_graph.cli.mcp import mcp
-from engrava_graph.cli.memory import Database, Password, Uri, User, connection
 from engrava_graph.cli.memory import register as register_memory_commands
+from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.cli.serve import serve
 from engrava_graph.graph.schema import MAX_VECTOR_DIMENSIONS
 from engrava_graph.graph.server import LocalNeo4jServer
@@ -36,17 +36,16 @@ neo4j_app = typer.Typer(
 )
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(cypher_app, name="cypher")
-app.command("dream")(dream)
+app.command("dream")(with_options(dream))
 register_explore_commands(app)
-app.command("serve")(serve)
-app.command("mcp")(mcp)
+app.command("serve")(with_options(serve))
+app.command("mcp")(with_options(mcp))
 register_memory_commands(app)
 
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
 
-@app.command("migrate")
 def migrate(
     namespace: str = typer.Option("default", help="Namespace to register."),
     dimensions: int = typer.Option(
@@ -55,10 +54,8 @@ def migrate(
         max=MAX_VECTOR_DIMENSIONS,
         help="Vector index dimensions (all-MiniLM-L6-v2: 384).",
     ),
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Create every constraint and index (idempotent) and record the schema version."""
     import asyncio
@@ -66,7 +63,7 @@ def migrate(
     from engrava_graph.core import Neo4jEngravaCore
 
     async def run() -> int:
-        info = connection(uri, user, password, database, start_local=True)
+        info = neo4j.connection(start_local=True)
         store = Neo4jEngravaCore.from_uri(
             info.uri,
             auth=(info.user, info.password),
@@ -148,4 +145,5 @@ def neo4j_env() -> None:
         typer.echo(f"export {name}={shlex.quote(value)}")
 
 
+app.command("migrate")(with_options(migrate))
 app.command("demo")(demo)

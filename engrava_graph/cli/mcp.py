@@ -11,16 +11,14 @@ from __future__ import annotations
 import asyncio
 from enum import StrEnum
 from importlib import import_module
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from engrava_graph.cli.serve import check_neo4j, check_port
-from engrava_graph.model.errors import EngravaGraphError
+from engrava_graph.cli.common import error_exit
+from engrava_graph.cli.options import McpServerOptions
+from engrava_graph.cli.serve import check_neo4j, check_port, url
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
-
-CONFIG_ERROR_EXIT = 2
 
 
 class Transport(StrEnum):
@@ -28,11 +26,6 @@ class Transport(StrEnum):
 
     STDIO = "stdio"
     HTTP = "http"
-
-
-def _exit(message: str, code: int) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
 
 
 def mcp(
@@ -52,44 +45,38 @@ def mcp(
             "--read-only", help="Offer only the tools that read (no store, link, delete, dream)."
         ),
     ] = False,
-    host: Annotated[str, typer.Option(help="http: the interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="http: the TCP port.")] = 8765,
-    env_file: Annotated[
-        Path, typer.Option(help="Settings file, read after the environment.")
-    ] = Path(".env"),
-    insecure_dev: Annotated[
-        bool,
-        typer.Option(
-            "--insecure-dev", help="http: serve WITHOUT API keys (a development machine only)."
-        ),
-    ] = False,
+    *,
+    server: McpServerOptions,
 ) -> None:
     """Serve the memory's tools to MCP clients (Claude Desktop, Claude Code, Cursor, ...)."""
     try:
-        server = import_module("api.mcp")  # the library does not import the server package
+        mcp_server = import_module("api.mcp")  # the library does not import the server package
     except ImportError as error:
-        raise _exit(
+        raise error_exit(
             f"the MCP server needs the `mcp` extra: pip install 'engrava-graph[mcp]' ({error})",
-            CONFIG_ERROR_EXIT,
         ) from None
     try:
-        settings = import_module("api.settings").load_settings(env_file, insecure_dev=insecure_dev)
+        settings = import_module("api.settings").load_settings(
+            server.env_file, insecure_dev=server.insecure_dev
+        )
     except ValueError as error:
-        raise _exit(str(error), CONFIG_ERROR_EXIT) from None
+        raise error_exit(str(error)) from None
     try:
         if transport is Transport.STDIO:
-            asyncio.run(server.run_stdio(settings, namespace=namespace, read_only=read_only))
+            asyncio.run(mcp_server.run_stdio(settings, namespace=namespace, read_only=read_only))
             return
         import uvicorn
 
-        app = server.http_app(settings, namespace=namespace, read_only=read_only, host=host)
-    except EngravaGraphError as error:
-        raise _exit(str(error), 1) from None
+        app = mcp_server.http_app(
+            settings, namespace=namespace, read_only=read_only, host=server.host
+        )
     except ValueError as error:  # no API key and no --insecure-dev, a bad namespace
-        raise _exit(str(error), CONFIG_ERROR_EXIT) from None
-    check_port(host, port)
+        raise error_exit(str(error)) from None
+    check_port(server.host, server.port)
     check_neo4j(settings)
     typer.echo(
-        f"engrava-graph MCP on http://{host}:{port}/mcp (ready once the model is loaded)", err=True
+        f"engrava-graph MCP on {url(server.host, server.port)}/mcp (ready once the model is "
+        f"loaded)",
+        err=True,
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
+    uvicorn.run(app, host=server.host, port=server.port, log_level="warning", server_header=False)

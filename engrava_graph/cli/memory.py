@@ -1,8 +1,9 @@
 """Console commands for daily work with a memory: ``remember``, ``add-messages``, ``retrieve``,
 ``link``, ``list``, ``namespaces``, ``delete-namespace``, ``export`` and ``import``.
 
-Every command takes the connection flags (``--uri``, ``--user``, ``--password``,
-``--database``; default the ``NEO4J_*`` variables, else a running local server) and ``--json``
+Every command takes the connection flags (:class:`~engrava_graph.cli.options.Neo4jOptions`:
+``--uri``, ``--user``, ``--password``, ``--database``; default the ``NEO4J_*`` variables, else
+a running local server) and ``--json``
 (machine-readable output on stdout). Errors are one line on stderr, as for every command
 (:mod:`engrava_graph.cli.errors`): exit code 2 when the call must change (a wrong password, bad
 input), 1 otherwise (Neo4j unreachable, a namespace that does not exist).
@@ -26,18 +27,23 @@ from pathlib import Path
 from typing import IO, Annotated, Any, TypeVar
 
 import typer
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from engrava_graph.cli.common import error_exit
+from engrava_graph.cli.json_input import open_input, problem, read_conversation
+from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
 from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
-from engrava_graph.model.enums import EdgeType, ThoughtType
+from engrava_graph.model.enums import EdgeDirection, EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     DatasetError,
+    DuplicateEdgeError,
     NamespaceNotFoundError,
     ValidationFailedError,
 )
@@ -52,36 +58,8 @@ _LIST_NAMESPACES = cypher("namespaces/list")
 console = Console(soft_wrap=True)
 T = TypeVar("T")
 
-Uri = Annotated[
-    str | None,
-    typer.Option(
-        envvar="NEO4J_URI", help="bolt:// or neo4j:// URI (default: a running local server)."
-    ),
-]
-User = Annotated[str, typer.Option(envvar="NEO4J_USER", help="Neo4j user.")]
-Password = Annotated[
-    str, typer.Option(envvar="NEO4J_PASSWORD", show_default=False, help="Neo4j password.")
-]
-Database = Annotated[
-    str | None,
-    typer.Option(envvar="NEO4J_DATABASE", help="Neo4j database (default: the server's)."),
-]
 Namespace = Annotated[str, typer.Option("--namespace", "-n", help="The memory (namespace).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
-
-
-def connection(
-    uri: str | None, user: str, password: str, database: str | None, *, start_local: bool = False
-) -> ConnectionInfo:
-    """The flags' server, else the environment's, else the local server (started only when
-    ``start_local``).
-
-    Raises:
-        Neo4jUnavailableError: no URI and no local server running.
-    """
-    if uri:
-        return ConnectionInfo(uri=uri, user=user, password=password, database=database)
-    return resolve_connection(start_local=start_local)
 
 
 def run(work: Coroutine[Any, Any, T]) -> T:
@@ -144,17 +122,13 @@ def remember(
     text: Annotated[str, typer.Argument(help="What to remember.")],
     namespace: Namespace = DEFAULT_NAMESPACE,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Store TEXT as a note (the namespace is created on its first thought)."""
 
     async def work() -> ThoughtRecord:
-        async with open_store(
-            connection(uri, user, password, database), namespace, embed=True, must_exist=False
-        ) as store:
+        async with open_store(neo4j.connection(), namespace, embed=True, must_exist=False) as store:
             return await store.remember(text, source="cli")
 
     stored = run(work())
@@ -170,17 +144,13 @@ def retrieve(
         typer.Option(help="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."),
     ] = None,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Recall the memories relevant to QUERY with the retrieval cycle (as prompt text)."""
 
     async def work() -> Any:
-        async with open_store(
-            connection(uri, user, password, database), namespace, embed=True
-        ) as store:
+        async with open_store(neo4j.connection(), namespace, embed=True) as store:
             return await store.retrieve(query, top_k=top_k, now=now or datetime.now(UTC))
 
     response = run(work())
@@ -199,34 +169,93 @@ def link(
     confidence: Annotated[
         float | None, typer.Option(min=0.0, max=1.0, help="How sure the link is.")
     ] = None,
-    weight: Annotated[float, typer.Option(min=0.0, max=1.0)] = 1.0,
+    weight: Annotated[
+        float | None, typer.Option(min=0.0, max=1.0, help="Its strength (new links: 1.0).")
+    ] = None,
+    update: Annotated[
+        bool,
+        typer.Option(
+            "--update",
+            help="When FROM and TO are already linked by this type, set the given --weight "
+            "and --confidence on that link.",
+        ),
+    ] = False,
     namespace: Namespace = DEFAULT_NAMESPACE,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
-    """Link thought FROM to thought TO with a typed edge."""
+    """Link thought FROM to thought TO with a typed edge (at most one per type and direction).
 
-    async def work() -> EdgeRecord:
-        async with open_store(connection(uri, user, password, database), namespace) as store:
-            return await store.create_edge(
-                EdgeRecord(
-                    from_thought_id=from_id,
-                    to_thought_id=to_id,
-                    edge_type=edge_type,
-                    confidence=confidence,
-                    weight=weight,
+    Exit code 2 when the link exists and ``--update`` is not given (nothing is changed)."""
+    changes: dict[str, float] = {
+        name: value
+        for name, value in (("weight", weight), ("confidence", confidence))
+        if value is not None
+    }
+
+    async def existing(store: Neo4jEngravaCore) -> EdgeRecord | None:
+        edges = await store.get_edges(from_id, direction=EdgeDirection.OUT)
+        return next(
+            (e for e in edges if e.to_thought_id == to_id and e.edge_type is edge_type), None
+        )
+
+    async def work() -> tuple[EdgeRecord, bool]:
+        async with open_store(neo4j.connection(), namespace) as store:
+            try:
+                record = EdgeRecord(
+                    from_thought_id=from_id, to_thought_id=to_id, edge_type=edge_type, **changes
                 )
-            )
+                return await store.create_edge(record), True
+            except DuplicateEdgeError:
+                edge = await existing(store)
+                if edge is None:  # deleted in the meantime
+                    raise
+            if not update:
+                raise error_exit(
+                    f"{from_id} -[{edge_type.value}]-> {to_id} already exists (edge "
+                    f"{edge.edge_id}), nothing changed: add --update to set its --weight and "
+                    f"--confidence, or link with another --type"
+                )
+            return await store.update_edge(edge.edge_id, **changes), False
 
-    edge = run(work())
+    edge, created = run(work())
+    verb = "linked" if created else "updated"
     _report(
         as_json,
         _dump(edge),
-        f"linked {from_id} -[{edge.edge_type.value}]-> {to_id} ({edge.edge_id})",
+        f"{verb} {from_id} -[{edge.edge_type.value}]-> {to_id} ({edge.edge_id})",
     )
+
+
+LIST_COLUMNS = ("id", "type", "priority", "essence")
+
+
+def _list_row(thought: ThoughtRecord) -> tuple[str, ...]:
+    fields = (thought.thought_id, thought.thought_type.value, thought.priority.value)
+    return (*fields, " ".join(thought.essence.split()))
+
+
+def _fit(text: str, cells: int) -> str:
+    """``text`` cut to ``cells`` terminal cells, with an ellipsis when cut."""
+    return text if cell_len(text) <= cells else set_cell_size(text, cells - 1) + "…"
+
+
+def list_lines(thoughts: list[ThoughtRecord], width: int | None) -> list[str]:
+    """``list``'s output, a header line then one line per thought: tab-separated and whole
+    when ``width`` is None (a pipe), else in aligned columns with the essence cut to ``width``
+    terminal cells (the id, type and priority are never cut)."""
+    rows = [LIST_COLUMNS, *map(_list_row, thoughts)]
+    if width is None:
+        return ["\t".join(row) for row in rows]
+    sizes = [max(cell_len(row[i]) for row in rows) for i in range(len(LIST_COLUMNS) - 1)]
+    room = max(width - sum(sizes) - 2 * len(sizes), len(LIST_COLUMNS[-1]))
+    return [
+        "  ".join(set_cell_size(cell, size) for cell, size in zip(row, sizes, strict=False))
+        + "  "
+        + _fit(row[-1], room)
+        for row in rows
+    ]
 
 
 def list_thoughts(
@@ -236,43 +265,34 @@ def list_thoughts(
     ] = None,
     limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 50,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
-    """List a memory's thoughts (by id)."""
+    """List a memory's thoughts (by id), newest last: a table on a terminal (one line per
+    thought, the essence cut to fit), tab-separated lines with a header row in a pipe."""
 
     async def work() -> list[ThoughtRecord]:
-        async with open_store(connection(uri, user, password, database), namespace) as store:
+        async with open_store(neo4j.connection(), namespace) as store:
             return await store.list_thoughts(thought_type=thought_type, limit=limit)
 
     thoughts = run(work())
     if as_json:
         _print_json([_dump(t) for t in thoughts])
-        return
-    table = Table()
-    table.add_column("id", no_wrap=True, min_width=36)
-    for column in ("type", "priority", "essence"):
-        table.add_column(column)
-    for t in thoughts:
-        table.add_row(t.thought_id, t.thought_type.value, t.priority.value, Text(t.essence))
-    console.print(table)
+    else:
+        width = console.width if console.is_terminal else None
+        for line in list_lines(thoughts, width):
+            typer.echo(line)
 
 
 def namespaces(
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """List the memories (namespaces) of the database with their thought counts."""
 
     async def work() -> list[dict[str, Any]]:
-        async with open_store(
-            connection(uri, user, password, database), DEFAULT_NAMESPACE, must_exist=False
-        ) as store:
+        async with open_store(neo4j.connection(), DEFAULT_NAMESPACE, must_exist=False) as store:
             return [dict(row) for row in await store.executor.read(_LIST_NAMESPACES)]
 
     rows = run(work())
@@ -291,10 +311,8 @@ def delete_namespace(
     namespace: Annotated[str, typer.Argument(help="The memory to delete, with everything in it.")],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Delete a namespace with every thought, edge, entity and tag in it; asks unless --yes.
 
@@ -303,7 +321,7 @@ def delete_namespace(
         raise typer.Exit(1)
 
     async def work() -> None:
-        async with open_store(connection(uri, user, password, database), namespace) as store:
+        async with open_store(neo4j.connection(), namespace) as store:
             await store.delete_namespace()
 
     run(work())
@@ -355,6 +373,11 @@ def read_export(
             continue
         try:
             row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DatasetError(
+                f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
+            ) from None
+        try:
             kind = row.get("kind")
             if number == 1:
                 if kind != "namespace" or row.get("format") != EXPORT_FORMAT:
@@ -368,7 +391,7 @@ def read_export(
             else:
                 raise ValueError(f"unknown kind {kind!r}")
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise DatasetError(f"line {number}: {error}") from None
+            raise DatasetError(f"line {number}: {problem(error)}") from None
     if header is None:
         raise DatasetError("the file is empty")
     return header, thoughts, vectors, edges
@@ -384,16 +407,14 @@ def export(
         Path | None, typer.Option("--output", "-o", help="The file (default: stdout).")
     ] = None,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Write a namespace as JSON lines (thoughts with their vectors, then edges)."""
 
     async def work() -> dict[str, int]:
         counts = {"thoughts": 0, "edges": 0}
-        async with open_store(connection(uri, user, password, database), namespace) as store:
+        async with open_store(neo4j.connection(), namespace) as store:
             sink = _output(output)
             try:
                 async for row in export_lines(store):
@@ -424,23 +445,18 @@ def import_namespace(
         ),
     ] = None,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Load an export into a namespace that holds no thoughts yet.
 
     The thoughts are written in one transaction, then the edges in one."""
 
     async def work() -> dict[str, Any]:
-        stream = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
-        with stream:
+        with open_input(path) as stream:
             header, thoughts, vectors, edges = read_export(iter(stream))
         target = namespace or header["namespace"]
-        async with open_store(
-            connection(uri, user, password, database), target, must_exist=False
-        ) as store:
+        async with open_store(neo4j.connection(), target, must_exist=False) as store:
             if await store.count_thoughts(include_expired=True):
                 raise ValidationFailedError(
                     f"namespace {target!r} already holds thoughts; import into a new one "
@@ -478,24 +494,14 @@ def add_messages(
     ],
     namespace: Namespace = DEFAULT_NAMESPACE,
     as_json: AsJson = False,
-    uri: Uri = None,
-    user: User = "neo4j",
-    password: Password = "",
-    database: Database = None,
+    *,
+    neo4j: Neo4jOptions,
 ) -> None:
     """Store a conversation's messages, one observation each (re-sending adds nothing)."""
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-        conversation_id, messages = body["conversation_id"], body["messages"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise DatasetError(
-            f"{path}: expected a JSON object with conversation_id and messages ({error!r})"
-        ) from None
+    conversation_id, messages = read_conversation(path)
 
     async def work() -> dict[str, Any]:
-        async with open_store(
-            connection(uri, user, password, database), namespace, embed=True, must_exist=False
-        ) as store:
+        async with open_store(neo4j.connection(), namespace, embed=True, must_exist=False) as store:
             return added_messages(await store.add_messages(conversation_id, messages))
 
     added = run(work())
@@ -522,4 +528,4 @@ COMMANDS: dict[str, Callable[..., None]] = {
 def register(app: typer.Typer) -> None:
     """Add the daily commands to ``app``."""
     for name, command in COMMANDS.items():
-        app.command(name)(command)
+        app.command(name)(with_options(command))

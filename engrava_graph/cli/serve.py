@@ -15,24 +15,18 @@ from __future__ import annotations
 import asyncio
 import socket
 from importlib import import_module
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
+from engrava_graph.cli.common import error_exit
+from engrava_graph.cli.options import ServerOptions
 from engrava_graph.graph.executor import GraphExecutor
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
-CONFIG_ERROR_EXIT = 2
-"""The exit code of a configuration problem (as for a command-line usage error)."""
 
 
-def _exit(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(CONFIG_ERROR_EXIT)
-
-
-def _url(host: str, port: int) -> str:
+def url(host: str, port: int) -> str:
     """``http://host:port``, an IPv6 address in brackets."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
@@ -84,54 +78,42 @@ def check_port(host: str, port: int) -> None:
     """
     problem = _port_problem(host, port)
     if problem is not None:
-        raise _exit(
-            f"cannot listen on {_url(host, port)}: {problem}; stop the process that "
+        raise error_exit(
+            f"cannot listen on {url(host, port)}: {problem}; stop the process that "
             f"holds the port or choose another with --port"
         )
 
 
-def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="TCP port.")] = 8000,
-    env_file: Annotated[
-        Path, typer.Option(help="Settings file, read after the environment.")
-    ] = Path(".env"),
-    insecure_dev: Annotated[
-        bool,
-        typer.Option(
-            "--insecure-dev",
-            help="Serve WITHOUT API keys: every caller may read and write every namespace. "
-            "For a development machine only.",
-        ),
-    ] = False,
-) -> None:
+def serve(*, server: ServerOptions) -> None:
     """Serve the REST API (OpenAPI at /docs) until interrupted."""
     import uvicorn
 
-    server = import_module("api.app")
+    api = import_module("api.app")
     try:
-        settings = import_module("api.settings").load_settings(env_file, insecure_dev=insecure_dev)
+        settings = import_module("api.settings").load_settings(
+            server.env_file, insecure_dev=server.insecure_dev
+        )
     except ValueError as error:
-        raise _exit(str(error)) from None
+        raise error_exit(str(error)) from None
     import_module("api.logs").configure_logging(settings.log_level)
     try:
-        app = server.create_app(settings)
+        app = api.create_app(settings)
     except ValueError as error:  # no API key and no --insecure-dev
-        raise _exit(str(error)) from None
+        raise error_exit(str(error)) from None
     except OSError as error:  # ENGRAVA_EMBEDDING_MODEL_PATH names no loadable model
-        raise _exit(
+        raise error_exit(
             f"cannot load the embedding model from ENGRAVA_EMBEDDING_MODEL_PATH="
             f"{settings.embedding_model_path!r} ({error}); point it at a local "
             f"sentence-transformers model directory, or unset it to use the bundled "
             f"all-MiniLM-L6-v2 (docs/api.md)"
         ) from None
-    check_port(host, port)
+    check_port(server.host, server.port)
     check_neo4j(settings)
-    typer.echo(f"engrava-graph API on {_url(host, port)} (docs at /docs)")
+    typer.echo(f"engrava-graph API on {url(server.host, server.port)} (docs at /docs)")
     uvicorn.run(
         app,
-        host=host,
-        port=port,
+        host=server.host,
+        port=server.port,
         access_log=False,
         log_level="warning",
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,

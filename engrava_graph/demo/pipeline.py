@@ -221,6 +221,10 @@ async def run_demo(
         if options.dream:
             dreams[store.namespace] = await dream(store, conversation, progress)
         evidence = await evidence_map(store, conversation)
+        # The questions read the store as ingested: no access counts or access times change
+        # while they are asked (access-based decay and frequency would otherwise differ from
+        # one question to the next).
+        store.access_tracking_enabled = False
         async with _maybe_peer(store, conversation, peer) as peer_store:
             calls = system_calls(
                 store,

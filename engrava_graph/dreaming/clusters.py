@@ -22,6 +22,7 @@ import numpy as np
 
 _DREAMING_IDS = uuid.UUID("6f1c2a0e-5d3b-4c7a-9e21-0d5b8f3a7c41")
 _LPA_MAX_ITERATIONS = 20
+_CHUNK = 65_536
 
 
 @dataclass(frozen=True)
@@ -81,19 +82,48 @@ def _components(graph: SimilarityGraph) -> list[list[int]]:
             x = parent[x]
         return x
 
-    for x, y in zip(graph.a.tolist(), graph.b.tolist(), strict=True):
-        rx, ry = find(x), find(y)
-        if rx != ry:
-            parent[max(rx, ry)] = min(rx, ry)
+    for start in range(0, len(graph.a), _CHUNK):  # Python ints for a chunk at a time
+        stop = start + _CHUNK
+        for x, y in zip(graph.a[start:stop].tolist(), graph.b[start:stop].tolist(), strict=True):
+            rx, ry = find(x), find(y)
+            if rx != ry:
+                parent[max(rx, ry)] = min(rx, ry)
     groups: dict[int, list[int]] = defaultdict(list)
     for node in range(graph.n):
         groups[find(node)].append(node)
     return [g for g in groups.values() if len(g) > 1]
 
 
-def _label_propagation(
-    nodes: list[int], adjacency: dict[int, list[tuple[int, float]]], seed: int
-) -> list[list[int]]:
+@dataclass(frozen=True)
+class _Adjacency:
+    """The graph's adjacency in compressed sparse rows: node ``x``'s neighbours are
+    ``other[start[x]:start[x + 1]]`` with weights ``weight[...]``, in the graph's pair order
+    (flat arrays: no Python object per pair)."""
+
+    start: np.ndarray
+    other: np.ndarray
+    weight: np.ndarray
+
+    @classmethod
+    def of(cls, graph: SimilarityGraph) -> _Adjacency:
+        pairs = len(graph.a)
+        node = np.concatenate([graph.a, graph.b])
+        order = np.lexsort((np.tile(np.arange(pairs), 2), node))  # by node, then pair order
+        start = np.zeros(graph.n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(node, minlength=graph.n), out=start[1:])
+        return cls(
+            start,
+            np.concatenate([graph.b, graph.a])[order],
+            np.concatenate([graph.weight, graph.weight])[order],
+        )
+
+    def neighbours(self, x: int) -> zip[tuple[int, float]]:
+        """``(neighbour, weight)`` of node ``x``, in pair order."""
+        lo, hi = int(self.start[x]), int(self.start[x + 1])
+        return zip(self.other[lo:hi].tolist(), self.weight[lo:hi].tolist(), strict=True)
+
+
+def _label_propagation(nodes: list[int], adjacency: _Adjacency, seed: int) -> list[list[int]]:
     labels = {node: node for node in nodes}
     order = sorted(nodes)
     rng = random.Random(seed)
@@ -102,7 +132,7 @@ def _label_propagation(
         changed = False
         for node in order:
             totals: dict[int, float] = defaultdict(float)
-            for other, w in adjacency[node]:
+            for other, w in adjacency.neighbours(node):
                 totals[labels[other]] += w
             if not totals:
                 continue
@@ -132,17 +162,12 @@ def cluster(
     """
     clusters: list[list[int]] = []
     rejected = split = 0
-    adjacency: dict[int, list[tuple[int, float]]] | None = None
+    adjacency: _Adjacency | None = None
     for component in _components(graph):
         groups = [component]
         if max_size is not None and len(component) > max_size:
             if adjacency is None:
-                adjacency = defaultdict(list)
-                for x, y, w in zip(
-                    graph.a.tolist(), graph.b.tolist(), graph.weight.tolist(), strict=True
-                ):
-                    adjacency[x].append((y, w))
-                    adjacency[y].append((x, w))
+                adjacency = _Adjacency.of(graph)
             groups = _label_propagation(component, adjacency, seed)
             split += 1
         for group in groups:

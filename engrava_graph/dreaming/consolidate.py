@@ -9,7 +9,8 @@ graph (DESIGN.md "Dreaming").
 4. Similarity graph (:mod:`engrava_graph.dreaming.neighbours`), clusters in Python.
 5. Per batch of clusters, one transaction: new REFLECTIONs with centroid, CONSOLIDATED_FROM and
    ASSOCIATED edges, linked from the DreamRun; older reflections a grown cluster supersedes
-   are retired (:mod:`engrava_graph.dreaming.writer`).
+   are retired (:mod:`engrava_graph.dreaming.writer`). The next batch is read and drafted
+   while the database writes the current one.
 6. Retirement sweep; the DreamRun is closed ``completed`` with its counts and fingerprint.
 
 Safety: a reflection and its edges share one statement; a pass killed half-way leaves whole
@@ -20,6 +21,8 @@ parameters marks the old run ``interrupted`` and finishes its clusters the same 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import hashlib
 import time
@@ -41,7 +44,13 @@ from engrava_graph.dreaming.signals import (
     effective_weights,
     score,
 )
-from engrava_graph.dreaming.writer import PendingCluster, WriteContext, write_batch
+from engrava_graph.dreaming.writer import (
+    PendingCluster,
+    PreparedBatch,
+    WriteContext,
+    prepare_batch,
+    write_prepared,
+)
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
@@ -405,19 +414,34 @@ async def _search_and_write(
     )
     created = existing = covered = superseded = 0
     total = len(found.clusters)
-    for start in range(0, total, config.write_batch_clusters):
-        batch = _pending(
-            ctx.namespace, pool, found, edges, start, start + config.write_batch_clusters
-        )
-        outcome = await write_batch(writer, batch, scores)
-        created += outcome.created
-        existing += outcome.existing
-        covered += outcome.covered
-        superseded += outcome.superseded
-        counts["reflections_created"] += outcome.created
-        counts["edges_created"] += outcome.consolidated_edges + outcome.associated_edges
-        if progress is not None:
-            progress("clusters", start + len(batch), total)
+    step = config.write_batch_clusters
+
+    def prepare(start: int) -> asyncio.Task[PreparedBatch]:
+        batch = _pending(ctx.namespace, pool, found, edges, start, start + step)
+        return asyncio.create_task(prepare_batch(writer, batch, scores))
+
+    start = 0
+    upcoming = prepare(start) if total else None
+    try:
+        while upcoming is not None:
+            prepared = await upcoming
+            # the next batch is read and drafted while this one is written
+            upcoming = prepare(start + step) if start + step < total else None
+            outcome = await write_prepared(writer, prepared)
+            created += outcome.created
+            existing += outcome.existing
+            covered += outcome.covered
+            superseded += outcome.superseded
+            counts["reflections_created"] += outcome.created
+            counts["edges_created"] += outcome.consolidated_edges + outcome.associated_edges
+            start += step
+            if progress is not None:
+                progress("clusters", min(start, total), total)
+    finally:
+        if upcoming is not None:  # a write failed: drop the batch prepared meanwhile
+            upcoming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await upcoming
     lap("writing")
     return dataclasses.replace(
         result,

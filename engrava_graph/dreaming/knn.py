@@ -140,11 +140,12 @@ def ivf_knn(
         scores = x[start : start + TILE_COLS] @ centroids.T
         home[start : start + TILE_COLS] = scores.argmax(axis=1)
         probed[start : start + TILE_COLS] = np.argpartition(scores, -probes, axis=1)[:, -probes:]
-    members = np.argsort(home, kind="stable")
+    # row numbers as int32 (a pool is far below 2**31): the candidate triples held take 12 bytes
+    members = np.argsort(home, kind="stable").astype(np.int32)
     member_bounds = np.searchsorted(home[members], np.arange(cells + 1))
     flat = probed.ravel()
     by_cell = np.argsort(flat, kind="stable")
-    probe_rows = by_cell // probes
+    probe_rows = (by_cell // probes).astype(np.int32)
     probe_bounds = np.searchsorted(flat[by_cell], np.arange(cells + 1))
     found: list[Pairs] = []
     held = 0

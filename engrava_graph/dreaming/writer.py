@@ -1,5 +1,7 @@
 """Writing reflections: one transaction per batch of clusters, each reflection created in the
-same statement as all its edges (``cypher/dreaming/write_clusters.cypher``).
+same statement as all its edges (``cypher/dreaming/write_clusters.cypher``). A batch is first
+prepared (:func:`prepare_batch`: reads and drafts, no transaction), then written
+(:func:`write_prepared`), so a pass can prepare the next batch while one is being written.
 
 Idempotence: a reflection's id is derived from its cluster key (sorted member ids), so a cluster
 that already has its reflection is skipped, before any work and again inside the transaction
@@ -222,16 +224,30 @@ async def _attach_superseded(ctx: WriteContext, tx: Any, rows: Sequence[dict[str
         row["supersedes"] = by_new.get(row["props"]["thought_id"], [])
 
 
-async def write_batch(
+@dataclass(frozen=True)
+class PreparedBatch:
+    """A batch read and drafted, ready for its transaction (:func:`prepare_batch`).
+
+    Attributes:
+        rows: the ``dreaming/write_clusters`` row of each reflection to write, by reflection id.
+        existing: clusters whose reflection was already written.
+        covered: clusters whose members were all consolidated already.
+    """
+
+    rows: dict[str, dict[str, Any]]
+    existing: int
+    covered: int
+
+
+async def prepare_batch(
     ctx: WriteContext, batch: Sequence[PendingCluster], scores: Mapping[str, float]
-) -> BatchOutcome:
-    """Write the reflections of ``batch`` that do not exist yet, in one transaction.
+) -> PreparedBatch:
+    """Read what ``batch`` needs and draft its reflections, outside any transaction.
 
-    A cluster whose members vanished since clustering (deleted meanwhile) below two is skipped,
-    and so is a covered one (see the module docstring).
-
-    Returns:
-        What was created and what already existed.
+    Skipped: a cluster whose reflection exists, a covered one (see the module docstring) and
+    one with fewer than two members left (deleted since clustering). The clusters of one pass
+    are disjoint, so a batch prepared while the previous one is being written reads the same
+    as it would after that write; :func:`write_prepared` re-checks existence under the lock.
     """
     existing = await _existing(ctx.executor, ctx.namespace, [c.reflection_id for c in batch])
     fresh_clusters = [c for c in batch if c.reflection_id not in existing]
@@ -252,6 +268,17 @@ async def write_batch(
         present = [members[m] for m in c.member_ids if m in members]
         if len(present) >= 2:
             rows[c.reflection_id] = _reflection_row(ctx, c, present)
+    return PreparedBatch(rows, len(existing), len(fresh_clusters) - len(todo))
+
+
+async def write_prepared(ctx: WriteContext, prepared: PreparedBatch) -> BatchOutcome:
+    """Write the reflections of a prepared batch that do not exist yet, in one transaction
+    (under the namespace's dreaming lock; older reflections they supersede retired with them).
+
+    Returns:
+        What was created and what already existed.
+    """
+    rows = prepared.rows
     templates = {
         "consolidated_props": _edge_template(ctx, EdgeType.CONSOLIDATED_FROM),
         "associated_props": _edge_template(ctx, EdgeType.ASSOCIATED),
@@ -280,8 +307,8 @@ async def write_batch(
     raced, counts = await ctx.executor.transaction(work) if rows else (0, {})
     return BatchOutcome(
         created=int(counts.get("reflections") or 0),
-        existing=len(existing) + raced,
-        covered=len(fresh_clusters) - len(todo),
+        existing=prepared.existing + raced,
+        covered=prepared.covered,
         consolidated_edges=int(counts.get("consolidated") or 0),
         associated_edges=int(counts.get("associated") or 0),
         superseded=int(counts.get("superseded") or 0),

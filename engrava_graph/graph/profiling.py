@@ -72,7 +72,7 @@ class ProfilingExecutor(GraphExecutor):
 
         async def work(tx: AsyncManagedTransaction) -> tuple[Records, Any]:
             result = await tx.run(f"PROFILE {stmt.text}", dict(params))
-            records = [record.data() for record in await result.fetch(2**31 - 1)]
+            records = [dict(record) for record in await result.fetch(2**31 - 1)]  # as the executor
             return records, await result.consume()
 
         started = time.perf_counter()

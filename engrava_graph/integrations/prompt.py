@@ -23,7 +23,7 @@ def when(memory: RetrievedMemory) -> datetime | None:
     return memory.valid_from or memory.created_at
 
 
-def _stamp(moment: datetime | None) -> str:
+def stamp(moment: datetime | None) -> str:
     """``2026-11-24 15:00 UTC`` (minutes; UTC), or ``time unknown``."""
     if moment is None:
         return "time unknown"
@@ -89,7 +89,7 @@ def format_for_prompt(
     lines = [HEADER]
     for rank, memory in enumerate(memories[:max_items], start=1):
         lines.append(
-            f"{rank}. [{_stamp(when(memory))} · confidence {memory.confidence:.2f}] {memory.text}"
+            f"{rank}. [{stamp(when(memory))} · confidence {memory.confidence:.2f}] {memory.text}"
         )
         lines.extend(f"   because: {line}" for line in _chain_lines(memory, known))
     return "\n".join(lines)

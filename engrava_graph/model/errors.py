@@ -123,7 +123,7 @@ class DuplicateEdgeError(EngravaGraphError):
             if edge_id
             else (f"an edge {from_thought_id!r} -[{edge_type}]-> {to_thought_id!r} already exists")
         )
-        super().__init__(f"{what}; update_edge changes an existing edge's weight or metadata")
+        super().__init__(f"{what}; nothing was written (change that edge, or use another type)")
         self.from_thought_id = from_thought_id
         self.to_thought_id = to_thought_id
         self.edge_type = edge_type

@@ -15,6 +15,7 @@ open bound. The predicates, as in the peer package ``engrava``:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Self
@@ -71,6 +72,24 @@ def from_epoch_millis(millis: int | None) -> datetime | None:
         return None
     try:
         return _EPOCH + timedelta(milliseconds=millis)
+    except OverflowError:
+        return None
+
+
+def from_epoch_parts(parts: Sequence[int | None] | None) -> datetime | None:
+    """An aware UTC instant from ``[seconds, microseconds]`` since the Unix epoch, as a Cypher
+    statement returns a ``DateTime`` ``d`` with ``[d.epochSeconds, d.microsecond]`` (plain
+    integers: the driver's ``DateTime`` decoding costs more than the query that reads them).
+
+    Returns:
+        None for None, for ``[null, null]`` (no value) and for an instant outside years 1-9999
+        (a Neo4j ``DateTime`` can be that far out; read as missing, as in
+        :func:`from_epoch_millis`). Sub-microsecond digits are dropped.
+    """
+    if parts is None or parts[0] is None:
+        return None
+    try:
+        return _EPOCH + timedelta(seconds=parts[0], microseconds=parts[1] or 0)
     except OverflowError:
         return None
 

@@ -61,8 +61,6 @@ class RetrievalConfig(BoundedModel):
             lost recall or session hits).
         spread_depth: default Phase 4 depth: 0 turns spreading off; otherwise spreading runs
             one composed step from the seeds, following typed edges up to this many links.
-        hop_factor: activation multiplier per spreading link (default 0.5, after Collins &
-            Loftus 1975).
         per_node: links kept per seed.
         conversation_window: conversation neighbours: messages within this many positions.
         neighbour_weight, neighbour_decay: link weight of the adjacent message, and its factor
@@ -74,11 +72,18 @@ class RetrievalConfig(BoundedModel):
         temporal_link_weight: link weight of temporal proximity (memories outside a
             conversation whose valid_from lie within ``temporal_window_seconds``).
         temporal_window_seconds: "same time window" for temporal proximity.
-        spread_gain, session_gain: how much received and session activation add to the
-            relevance signal of Phase 7 (0.5 and 0.1: best R@10 + session hit@1 on LoCoMo's
-            tuning conversations, one memory per turn; 0.4-0.6 and 0.05-0.15 are within 0.005).
-        session_saturation: summed activation at which a conversation's session activation
-            reaches 1.
+        spread_gain, session_gain: relevance (Phase 7) is the weighted mean of the direct
+            similarity, the spread signal and the session signal with weights
+            ``1 : spread_gain : session_gain`` (0.5 and 0.2: measured on LoCoMo's tuning
+            conversations, one memory per turn, with a two-fold check conv-26+30 vs conv-41+42;
+            0.35-0.7 and 0.1-0.3 are within 0.01 of R@10).
+        session_top: the session signal is the mean of this many best direct similarities
+            among a conversation's candidates.
+        recency_weight: the Phase 7 weight of the temporal signal when the query names no time
+            range and the request sets no ``temporal_weight`` (the other weights are rescaled):
+            recency is a prior that breaks near-ties, not evidence of relevance (0.05; the
+            pathways' 0.14-0.30 cost 0.10 of R@10 on LoCoMo's tuning conversations, whose
+            questions ask about any session, not the latest).
         outside_range_factor: composite multiplier of a memory outside the query's named time
             range (Phase 7).
         causal_depth: default Phase 6 depth (1..4 links); ``causal_weight`` scales it.
@@ -95,7 +100,6 @@ class RetrievalConfig(BoundedModel):
     profiles: dict[Pathway, PathwayProfile] = Field(default_factory=default_profiles)
     vector_share: float = Field(default=0.6, ge=0.0, le=1.0)
     spread_depth: int = Field(default=2, ge=0, le=3)
-    hop_factor: float = Field(default=0.5, gt=0.0, le=1.0)
     per_node: int = Field(default=6, ge=1, le=100)
     conversation_window: int = Field(default=2, ge=0, le=50)
     neighbour_weight: float = Field(default=1.0, ge=0.0, le=1.0)
@@ -105,8 +109,9 @@ class RetrievalConfig(BoundedModel):
     temporal_link_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     temporal_window_seconds: Count = 3600
     spread_gain: float = Field(default=0.5, ge=0.0, le=1.0)
-    session_gain: float = Field(default=0.1, ge=0.0, le=1.0)
-    session_saturation: float = Field(default=3.0, gt=0.0)
+    session_gain: float = Field(default=0.2, ge=0.0, le=1.0)
+    session_top: int = Field(default=3, ge=1, le=100)
+    recency_weight: float = Field(default=0.05, ge=0.0, le=1.0)
     outside_range_factor: float = Field(default=0.5, ge=0.0, le=1.0)
     causal_depth: int = Field(default=3, ge=1, le=4)
     causal_max_paths: int = Field(default=25, ge=1, le=500)

@@ -5,14 +5,17 @@ Only this module times phases, counts candidates and assembles responses; the ph
 themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
 :mod:`.scoring`. The cycle reads a store only through its :class:`~.deps.CycleDeps`. One run
 costs few round trips: the two activation arms in parallel (per sub-query on the attention
-pathway), one composed statement for spreading, the candidate records and the near-duplicate
-pairs, and one for causal chains (causal queries only). The query and its sub-queries are
-embedded in one provider call, on a worker thread (Phase 1). Phase timings are wall-clock
-stages around these calls (the composed statement counts as "spread").
+pathway), one composed statement for spreading and the candidate records, one for causal
+chains (causal queries only) and one for the near-duplicate pairs among the ranking's head
+(rarely two). The question is embedded on a worker thread while it is encoded, its
+sub-queries (if any) in one more provider call (Phase 1). Phase timings are wall-clock
+stages around these calls (the composed statement counts as "spread", the near-duplicate
+statement as "filter").
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -185,13 +188,7 @@ class RetrievalCycle:
         run = CycleRun(request, config=config)
         recency = self._recency(request)
         with run.phase("encode"):
-            run.encoding = encode_query(request.query, now=request.now)
-            queries = (
-                run.encoding.sub_queries
-                if request.pathway in ("auto", Pathway.ATTENTION)
-                else [run.encoding.text]
-            )
-            vectors = dict(zip(queries, await deps.embed(queries), strict=True))
+            run.encoding, queries, vectors = await self._encode(request)
         with run.phase("route"):
             run.pathway_scores = route(run.encoding)
             run.pathway = select_pathway(run.pathway_scores, request.pathway)
@@ -215,7 +212,7 @@ class RetrievalCycle:
             if run.candidates:
                 await phases.gather(deps, run.candidates, seeds, vector, depth, scope)
             if depth:
-                phases.session_activation(run.candidates, config)
+                phases.spread(run.candidates, config, has_vector)
             run.after_spread = len(run.candidates)
         with run.phase("cause"):
             if run.encoding.intent is Intent.CAUSAL and seeds:
@@ -245,9 +242,7 @@ class RetrievalCycle:
             run.weights = self._weights(run, request)
             ranked = phases.rank(run.candidates, run.weights, config=config, has_vector=has_vector)
         with run.phase("filter"):
-            distinct = phases.cap_reflections(
-                phases.collapse_duplicates(ranked), config.reflection_cap, config.reflection_window
-            )
+            distinct = await phases.distinct(deps, ranked, request.top_k + 1)
         with run.phase("score"):
             phases.score(distinct, config)
             kept = phases.min_confidence(distinct, request.min_confidence)
@@ -257,6 +252,37 @@ class RetrievalCycle:
                 c.dropped_in, c.reason = "return", f"below top_k={request.top_k}"
             deps.track([c.thought_id for c in run.final])
         return run
+
+    async def _encode(
+        self, request: RetrieveRequest
+    ) -> tuple[QueryEncoding, list[str], dict[str, list[float] | None]]:
+        """Phase 1: the encoding, the queries to activate with (sub-queries unless a pathway
+        other than attention is forced) and their vectors.
+
+        The question's embedding starts first, on its worker thread, and runs while the
+        encoding is computed (a date phrase costs dateparser tens of milliseconds); the
+        sub-queries of a multi-part question are embedded afterwards, in one more call. A
+        single-text call is what the provider's query cache remembers.
+        """
+        text = request.query.strip()
+        embedding = asyncio.ensure_future(self.deps.embed([text])) if text else None
+        try:
+            encoding = encode_query(request.query, now=request.now)
+        except BaseException:
+            if embedding is not None:
+                embedding.cancel()
+            raise
+        assert embedding is not None  # encode_query refuses a blank query
+        queries = (
+            encoding.sub_queries
+            if request.pathway in ("auto", Pathway.ATTENTION)
+            else [encoding.text]
+        )
+        vectors = {encoding.text: (await embedding)[0]}
+        rest = [q for q in queries if q not in vectors]
+        if rest:
+            vectors.update(zip(rest, await self.deps.embed(rest), strict=True))
+        return encoding, queries, vectors
 
     def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
         explicit = request.current_cycle
@@ -283,14 +309,15 @@ class RetrievalCycle:
     @staticmethod
     def _weights(run: CycleRun, request: RetrieveRequest) -> RankWeights:
         """Pathway weights (Phase 7), tuned by the request; a phase that did not run gives its
-        weight to the others unless the request set it."""
+        weight to the others unless the request set it; without a named time range the
+        temporal signal (recency) weighs ``config.recency_weight``."""
         assert run.pathway is not None and run.encoding is not None
         temporal_weight, causal_weight = request.temporal_weight, request.causal_weight
         has_range = run.encoding.temporal is not None and bool(
             run.encoding.temporal.start or run.encoding.temporal.end
         )
-        if temporal_weight is None and run.decay_axis is None and not has_range:
-            temporal_weight = 0.0
+        if temporal_weight is None and not has_range:
+            temporal_weight = 0.0 if run.decay_axis is None else run.config.recency_weight
         if causal_weight is None and "cause" in run.skipped:
             causal_weight = 0.0
         return tune_weights(

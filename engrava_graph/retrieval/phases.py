@@ -2,11 +2,12 @@
 input and output.
 
 Round trips: Phase 3 runs the two search arms (in parallel); Phases 4 and 8 and the candidate
-records are one composed statement (``cypher/retrieval/gather.cypher``: spreading, fields,
-cosine to the query and near-duplicate pairs, computed in Cypher, so no vector is shipped);
-Phase 6 is one more statement, for causal queries only. The orchestrator
-(:mod:`.orchestrator`) times them, counts candidates and assembles the response; nothing here
-reads a clock or builds Cypher.
+records are one composed statement (``cypher/retrieval/gather.cypher``: spreading, fields and
+cosine to the query, computed in Cypher, so no vector is shipped); Phase 6 is one more
+statement, for causal queries only; Phase 8 reads the near-duplicate pairs among the head of the
+ranking only (``cypher/retrieval/duplicates.cypher``, one small statement, rarely two). The
+orchestrator (:mod:`.orchestrator`) times them, counts candidates and assembles the response;
+nothing here reads a clock or builds Cypher.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
+from engrava_graph.model.temporal import from_epoch_parts
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.results import CausalLink
@@ -38,12 +40,9 @@ from engrava_graph.search.fusion import RecencyReference, min_max
 
 _GATHER = cypher("retrieval/gather")
 _CAUSAL = cypher("retrieval/causal_chains")
+_DUPLICATES = cypher("retrieval/duplicates")
 
 SECONDS_PER_DAY = 86_400.0
-
-
-def _native(value: Any) -> Any:
-    return value.to_native() if hasattr(value, "to_native") else value
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ class MemoryFields:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> MemoryFields:
-        """Build from the statement's ``fields`` map (Neo4j temporals made native)."""
+        """Build from the statement's ``fields`` map (instants from their epoch parts)."""
         return cls(
             thought_id=row["thought_id"],
             essence=row["essence"] or "",
@@ -78,11 +77,11 @@ class MemoryFields:
             confidence=row["confidence"],
             pinned=bool(row["pinned"]),
             access_count=int(row["access_count"]),
-            created_at=_native(row["created_at"]),
-            updated_at=_native(row["updated_at"]),
+            created_at=from_epoch_parts(row["created_at"]),
+            updated_at=from_epoch_parts(row["updated_at"]),
             updated_cycle=int(row["updated_cycle"] or 0),
-            last_accessed_at=_native(row["last_accessed_at"]),
-            valid_from=_native(row["valid_from"]),
+            last_accessed_at=from_epoch_parts(row["last_accessed_at"]),
+            valid_from=from_epoch_parts(row["valid_from"]),
             conversation_id=row["conversation_id"],
             position=row["position"],
         )
@@ -109,11 +108,13 @@ class Candidate:
         activation: Phase 3 level: the direct similarity relative to the best match (1.0 for
             the best; 0 for a memory only spreading or the causal walk reached).
         cosine: cosine to the query in [0, 1] (None without a vector); keyword: normalised BM25.
-        spread: activation received over links (Phase 4), capped at 1; session: activation of
-            its conversation (Phase 4, session level); arrivals: where spreading came from.
+        spread: the best direct similarity reaching it over a link, times the link weight
+            (Phase 4); session: the mean direct similarity of its conversation's best matched
+            messages (Phase 4, session level); arrivals: where spreading came from.
         causal: Phase 6 relevance; links: the causal chain through it.
         temporal: Phase 5 relevance; in_range: whether its time is in the query's range.
-        duplicates: candidates whose cosine to it exceeds the near-duplicate threshold.
+        duplicates: higher-ranked candidates whose cosine to it exceeds the near-duplicate
+            threshold (set by :func:`distinct` for the head of the ranking).
     """
 
     thought_id: str
@@ -147,14 +148,15 @@ class Candidate:
         )
 
     def relevance(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Phase 7's relevance signal in [0, 1]: the direct similarity plus what spreading
-        brought (``spread_gain x spread + session_gain x session``)."""
-        return min(
-            1.0,
+        """Phase 7's relevance signal in [0, 1]: a weighted mean of the direct similarity, the
+        best relevance reaching it over a link (``spread``) and its session's (``session``),
+        weights ``1 : spread_gain : session_gain``."""
+        total = 1.0 + config.spread_gain + config.session_gain
+        return (
             self.similarity(config, has_vector)
             + config.spread_gain * self.spread
-            + config.session_gain * self.session,
-        )
+            + config.session_gain * self.session
+        ) / total
 
     @property
     def via(self) -> list[str]:
@@ -212,7 +214,7 @@ def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
     return sorted(candidates.values(), key=lambda c: (-c.activation, c.thought_id))[:n]
 
 
-# ------------------------------------------------------- Phase 4: spread (+ records, Phase 8)
+# ------------------------------------------------------------- Phase 4: spread (+ records)
 async def gather(
     deps: CycleDeps,
     candidates: dict[str, Candidate],
@@ -223,13 +225,15 @@ async def gather(
 ) -> None:
     """Phase 4 and the candidate records, one statement (``retrieval/gather``).
 
-    Spreading runs from ``seeds`` (none when ``depth`` is 0): a link passes on ``seed
-    activation x hop_factor x link weight``, and what a memory receives adds up (capped at 1),
-    as in Collins & Loftus (1975). Memories reached only by spreading join ``candidates``
-    (reached_by "spread"). Every candidate gets its fields, its cosine to the query and its
-    near-duplicates; one that is not retrievable under ``scope`` (or vanished) leaves.
+    Spreading runs from ``seeds`` (none when ``depth`` is 0) and brings their linked memories
+    (typed edges, conversation neighbours, shared entities/tags, temporal proximity) into the
+    pool; memories reached only by spreading join ``candidates`` (reached_by "spread"). Every
+    candidate gets its fields and its cosine to the query; one that is not retrievable under
+    ``scope`` (or vanished) leaves. Each arrival records the seed's direct similarity times the
+    link weight; :func:`spread` turns them into the ``spread`` signal.
     """
     config = deps.config
+    has_vector = vector is not None
     rows = await deps.executor.read(
         _GATHER,
         activated=list(candidates),
@@ -244,7 +248,6 @@ async def gather(
         max_fanout=config.max_entity_fanout,
         window_seconds=config.temporal_window_seconds,
         temporal_weight=config.temporal_link_weight,
-        duplicate_threshold=config.duplicate_threshold,
         **scope,
     )
     seen: dict[str, Candidate] = {}
@@ -256,34 +259,79 @@ async def gather(
         c.fields = fields
         if row["similarity"] is not None:
             c.cosine = max(c.cosine or 0.0, float(row["similarity"]))
-        c.duplicates = tuple(sorted(row["duplicates"]))
         for arrival in row["arrivals"]:
             parent = candidates.get(arrival["from_id"])
-            strength = (
-                (parent.activation if parent else 0.0)
-                * config.hop_factor
-                * float(arrival["weight"])
+            strength = (parent.similarity(config, has_vector) if parent else 0.0) * float(
+                arrival["weight"]
             )
             c.arrivals.append(Arrival(arrival["from_id"], arrival["via"], strength))
-        c.spread = min(1.0, sum(a.activation for a in c.arrivals))
         seen[c.thought_id] = c
     candidates.clear()
     candidates.update(seen)
 
 
-def session_activation(candidates: Mapping[str, Candidate], config: RetrievalConfig) -> None:
-    """Phase 4, session level: a conversation accumulates the activation of its directly
-    matched messages (``sum / session_saturation``, capped at 1) and passes it to each of its
-    messages among the candidates (as an arrival ``SESSION from <conversation_id>``)."""
-    totals: dict[str, float] = {}
+def spread(candidates: Mapping[str, Candidate], config: RetrievalConfig, has_vector: bool) -> None:
+    """Phase 4 over the gathered pool: each candidate's ``spread`` and ``session`` signals.
+
+    - ``spread``: the best ``similarity(j) x link weight`` over its links: the arrivals from
+      the seeds, and every other candidate ``j`` of the same conversation within
+      ``conversation_window`` positions (weight ``neighbour_weight x neighbour_decay^(d-1)``
+      at distance d; such a link is added to its arrivals as ``CONVERSATION from j``). The
+      reply next to a matched question is the likeliest answer to it, whether or not the
+      question was a seed.
+    - ``session`` (messages only): the sum of the ``session_top`` highest direct similarities
+      among its conversation's candidates, divided by ``session_top`` (a session several of
+      whose messages match is likelier the one asked about); a memory only spreading reached
+      gets it as an arrival ``SESSION from <conversation_id>``.
+    """
+    similarity = {tid: c.similarity(config, has_vector) for tid, c in candidates.items()}
+    at: dict[tuple[str, int], str] = {}
+    by_session: dict[str, list[float]] = {}
     for c in _messages(candidates.values()):
         assert c.fields is not None and c.fields.conversation_id is not None
-        totals[c.fields.conversation_id] = totals.get(c.fields.conversation_id, 0.0) + c.activation
-    for c in _messages(candidates.values()):
-        assert c.fields is not None and c.fields.conversation_id is not None
-        c.session = min(1.0, totals[c.fields.conversation_id] / config.session_saturation)
-        if c.session > 0 and c.reached_by == "spread":
-            c.arrivals.append(Arrival(c.fields.conversation_id, "SESSION", c.session))
+        assert c.fields.position is not None
+        at[(c.fields.conversation_id, c.fields.position)] = c.thought_id
+        by_session.setdefault(c.fields.conversation_id, []).append(similarity[c.thought_id])
+    session = {
+        cid: sum(sorted(values, reverse=True)[: config.session_top]) / config.session_top
+        for cid, values in by_session.items()
+    }
+    for c in candidates.values():
+        fields = c.fields
+        if (
+            fields is not None
+            and fields.conversation_id is not None
+            and fields.position is not None
+        ):
+            c.arrivals.extend(_neighbour_links(c, fields, at, similarity, config))
+            c.session = session[fields.conversation_id]
+            if c.session > 0 and c.reached_by == "spread":
+                c.arrivals.append(Arrival(fields.conversation_id, "SESSION", c.session))
+        c.spread = min(
+            1.0, max((a.activation for a in c.arrivals if a.via != "SESSION"), default=0.0)
+        )
+
+
+def _neighbour_links(
+    c: Candidate,
+    fields: MemoryFields,
+    at: Mapping[tuple[str, int], str],
+    similarity: Mapping[str, float],
+    config: RetrievalConfig,
+) -> list[Arrival]:
+    """``CONVERSATION`` links into message ``c`` from the candidates within
+    ``conversation_window`` positions of its conversation that did not already arrive as
+    seeds."""
+    assert fields.conversation_id is not None and fields.position is not None
+    linked = {a.from_id for a in c.arrivals if a.via == "CONVERSATION"}
+    links = []
+    for distance in range(1, config.conversation_window + 1):
+        weight = config.neighbour_weight * config.neighbour_decay ** (distance - 1)
+        for position in (fields.position - distance, fields.position + distance):
+            other = at.get((fields.conversation_id, position))
+            if other is not None and other not in linked:
+                links.append(Arrival(other, "CONVERSATION", similarity[other] * weight))
+    return links
 
 
 def _messages(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
@@ -454,7 +502,7 @@ def rank(
 # ---------------------------------------------------------------------------- Phase 8: filter
 def collapse_duplicates(ranked: Sequence[Candidate]) -> list[Candidate]:
     """Phase 8, near-duplicates: walking the ranking, a candidate whose cosine to a kept,
-    higher-ranked one exceeds the threshold (pairs from ``retrieval/gather``) is dropped."""
+    higher-ranked one exceeds the threshold (pairs from :func:`distinct`) is dropped."""
     kept: list[Candidate] = []
     kept_ids: set[str] = set()
     for c in ranked:
@@ -498,6 +546,59 @@ def cap_reflections(ranked: Sequence[Candidate], cap: int, window: int) -> list[
             reflections += 1
         head.append(c)
     return head + moved + rest
+
+
+def head_settled(kept: Sequence[Candidate], need: int, cap: int, window: int) -> bool:
+    """Whether collapsed candidates ``kept`` (a prefix of the whole collapse) decide the first
+    ``need`` results of :func:`cap_reflections`: they number at least ``need`` and fill its
+    window of ``window`` (every non-reflection and up to ``cap`` reflections enter it), after
+    which what follows can no longer move anything before it."""
+    reflections = sum(
+        1 for c in kept if c.fields is not None and c.fields.thought_type == "REFLECTION"
+    )
+    return len(kept) >= need and len(kept) - reflections + min(reflections, cap) >= window
+
+
+async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> list[Candidate]:
+    """Phase 8, near-duplicates and reflections: ``cap_reflections(collapse_duplicates(…))``
+    over the head of the ranking, whose first ``need`` entries equal those of the same over the
+    whole ranking.
+
+    The near-duplicate pairs (cosine > ``duplicate_threshold``, computed in Cypher by
+    ``retrieval/duplicates``) are read for the ``max(2 * need, need + reflection_window)``
+    best-ranked candidates, and for twice as many until :func:`head_settled` holds or the head
+    is the whole ranking. Collapsing a prefix of the ranking gives a prefix of the whole
+    collapse, as a candidate is only dropped for a higher-ranked one. Candidates below the head
+    follow in rank order, unchecked (Phase 10 cuts them: pass ``need = top_k + 1``, Phase 9
+    reads one past the last result).
+
+    Args:
+        deps: the cycle's dependencies (executor, namespace, config).
+        ranked: Phase 7's ranking, best first.
+        need: how many leading results must be exact.
+
+    Returns:
+        The ranking without the head's near-duplicates, reflections capped.
+    """
+    config = deps.config
+    size = min(len(ranked), max(2 * need, need + config.reflection_window))
+    while True:
+        head = ranked[:size]
+        rows = await deps.executor.read(
+            _DUPLICATES,
+            namespace=deps.namespace,
+            thought_ids=[c.thought_id for c in head],
+            duplicate_threshold=config.duplicate_threshold,
+        )
+        twins = {row["thought_id"]: tuple(row["duplicates"]) for row in rows}
+        for c in head:
+            c.duplicates = twins.get(c.thought_id, ())
+        kept = collapse_duplicates(head)
+        settled = head_settled(kept, need, config.reflection_cap, config.reflection_window)
+        if settled or size >= len(ranked):
+            capped = cap_reflections(kept, config.reflection_cap, config.reflection_window)
+            return capped + list(ranked[size:])
+        size = min(len(ranked), 2 * size)
 
 
 # --------------------------------------------------------------------------- Phase 9: score

@@ -291,16 +291,16 @@ class Calibration(BaseModel):
     The defaults were fitted by logistic regression on LoCoMo (one memory per turn, the tuning
     conversations conv-26, conv-30, conv-41 and conv-42 only; label = the result is one of the
     question's evidence turns; every result of ``retrieve(top_k=10)`` with all defaults and
-    ``now`` = the day after the last session; 7,531 results, 7.6 % of them evidence; the
-    conversation NOTEs left out). In-sample expected calibration error 0.011 (10 bins). See
-    docs/retrieval.md, "Confidence".
+    ``now`` = the day after the last session; 7,550 results, 9.2 % of them evidence). In-sample
+    expected calibration error 0.014 (10 bins, confidences capped down the ranking as Phase 9
+    does). See docs/retrieval.md, "Confidence".
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    bias: float = -5.644
-    composite_coef: float = Field(default=5.396, ge=0.0)
-    lead_coef: float = Field(default=9.542, ge=0.0)
+    bias: float = -5.425
+    composite_coef: float = Field(default=7.08, ge=0.0)
+    lead_coef: float = Field(default=14.387, ge=0.0)
 
 
 def calibrated_confidence(composite: float, lead: float, calibration: Calibration) -> float:

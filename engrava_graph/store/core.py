@@ -35,6 +35,7 @@ from engrava_graph.store.conversations import ConversationsMixin
 from engrava_graph.store.cycle import RetrievalMixin
 from engrava_graph.store.dreaming import DreamingMixin
 from engrava_graph.store.edges import EdgesMixin
+from engrava_graph.store.listing import ListingMixin
 from engrava_graph.store.modes import writes
 from engrava_graph.store.namespaces import NamespacesMixin
 from engrava_graph.store.options import StoreOptions
@@ -46,6 +47,7 @@ from engrava_graph.store.vectors import VectorsMixin
 class Neo4jEngravaCore(
     NamespacesMixin,
     ThoughtsMixin,
+    ListingMixin,
     ConversationsMixin,
     VectorsMixin,
     EdgesMixin,

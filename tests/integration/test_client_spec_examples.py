@@ -14,6 +14,7 @@ import inspect
 import io
 import json
 import re
+import textwrap
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import redirect_stdout
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+import engrava_graph.client
 from engrava_graph.client import AsyncClient, Client
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.executor import GraphExecutor
@@ -322,3 +324,24 @@ async def test_explain_walkthrough_prints_every_phase_timing(
     assert all(isinstance(ms, float) and ms >= 0 for ms in timings.values())
     assert timings == explanation.phase_timings
     assert {r.thought_id for r in explanation.results} >= {"outage", "deploy-failed"}
+
+
+def docstring_example() -> str:
+    """The example of ``engrava_graph.client``'s docstring, from its first ``client.`` call
+    (the lines before it import and build the client, given here as ``client``)."""
+    code = textwrap.dedent(engrava_graph.client.__doc__.split("::", 1)[1])
+    lines = code.strip().splitlines()
+    start = next(i for i, line in enumerate(lines) if _START.match(line))
+    return "\n".join(lines[start:]) + "\n"
+
+
+async def test_the_client_docstring_example_prints_confident_memories(
+    client: Client | AsyncClient,
+) -> None:
+    source = docstring_example()
+    threshold = float(re.search(r"min_confidence=([\d.]+)", source).group(1))  # type: ignore[union-attr]
+    scope, printed = await run_example(source, client)
+    lines = printed.splitlines()
+    assert lines, f"no memory reached confidence {threshold} for the docstring's query"
+    assert lines == [f"{r.confidence:.0%} — {r.text}" for r in scope["results"]]
+    assert all(r.confidence >= threshold and r.text in DEPLOY_MEMORIES for r in scope["results"])

@@ -1,8 +1,11 @@
 """The LangChain/LangGraph adapters on the real Neo4j: the LangGraph store (put, get, search
 with and without a query, namespaces, delete), the retriever, the tools, and the example agent
-with a fake chat model (no LLM key)."""
+with a fake chat model (no LLM key), whose runs never share a namespace unless told to."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Any
 
 import pytest
 
@@ -11,7 +14,7 @@ pytest.importorskip("langgraph", reason="the LangChain tests need the `langchain
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.integrations.langchain import EngravaRetriever, memory_tools  # noqa: E402
 from engrava_graph.integrations.langgraph_store import EngravaStore  # noqa: E402
-from examples.langgraph_agent import chat, scripted_model  # noqa: E402
+from examples.langgraph_agent import chat, main, parse, scripted_model  # noqa: E402
 
 
 async def test_store_put_get_search_namespaces_delete(store: Neo4jEngravaCore) -> None:
@@ -63,3 +66,27 @@ async def test_example_agent_remembers_across_turns(store: Neo4jEngravaCore) -> 
     assert states[0]["memories"] == "No relevant memories."
     assert "My cat is called Miso" in states[1]["memories"]
     assert states[1]["messages"][-1].content.startswith("(scripted answer 2")
+
+
+async def test_example_runs_do_not_mix_memories(
+    provider: Any, connection: Any, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("NEO4J_URI", connection.uri)
+    monkeypatch.setenv("NEO4J_USER", connection.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", connection.password)
+    first, second = parse(["My cat is called Miso"]), parse(["What is my cat called?"])
+    assert first.temporary and second.temporary and first.namespace != second.namespace
+    kept = parse(["--namespace", "my-agent", "hello"])
+    assert (kept.namespace, kept.temporary, kept.messages) == ("my-agent", False, ["hello"])
+
+    await asyncio.gather(main(first, provider), main(second, provider))
+    printed = capsys.readouterr().out
+    assert printed.split("> What is my cat called?")[1].split("<")[0].strip() == (
+        "No relevant memories."
+    )
+    checker = Neo4jEngravaCore.from_uri(
+        connection.uri, auth=(connection.user, connection.password), namespace=first.namespace
+    )
+    async with checker:
+        for run in (first, second):
+            assert not await checker.for_namespace(run.namespace).namespace_exists()

@@ -1,5 +1,6 @@
 """The MCP server through the SDK's own client, on the real Neo4j: over stdio (the CLI command as
-a subprocess, as Claude Desktop starts it) and over streamable HTTP behind the API keys."""
+a subprocess, as Claude Desktop starts it) and over streamable HTTP behind the API keys: the
+tools, the resources (a namespace's recent memories, one thought) and the recall prompt."""
 
 from __future__ import annotations
 
@@ -20,11 +21,13 @@ import uvicorn  # noqa: E402
 from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from api.mcp import http_app  # noqa: E402
 from api.settings import ApiKey, ApiSettings  # noqa: E402
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.graph.connection import ConnectionInfo  # noqa: E402
+from tests.factories import thought  # noqa: E402
 
 READ_TOOLS = {
     "get_thought",
@@ -318,3 +321,37 @@ def test_module_names_every_peer_tool() -> None:
         "delete_edge",
     }
     assert peer <= READ_TOOLS | WRITE_TOOLS
+
+
+async def test_http_resources_and_recall_prompt(
+    http_url: str, namespace: str, make_store: Callable[..., Neo4jEngravaCore]
+) -> None:
+    store = make_store(namespace=namespace)
+    older = await store.create_thought(thought("Config PR removed DATABASE_URL from billing"))
+    newer = await store.create_thought(thought("The deploy failed at 3pm"))
+    async with _http(http_url, WRITER_KEY) as client:
+        listed = (await client.list_resource_templates()).resource_templates
+        assert {t.uri_template for t in listed} == {
+            "memory://{namespace}/recent",
+            "memory://{namespace}/thoughts/{thought_id}",
+        }
+        recent = (await client.read_resource(f"memory://{namespace}/recent")).contents[0]
+        lines = recent.text.splitlines()  # type: ignore[union-attr]
+        assert newer.thought_id in lines[0] and older.thought_id in lines[1] and len(lines) == 2
+        one = await client.read_resource(f"memory://{namespace}/thoughts/{older.thought_id}")
+        assert json.loads(one.contents[0].text)["essence"] == older.essence  # type: ignore[union-attr]
+
+        assert [p.name for p in (await client.list_prompts()).prompts] == ["recall_context"]
+        prompt = await client.get_prompt("recall_context", {"question": "why did the deploy fail?"})
+        text = prompt.messages[0].content.text  # type: ignore[union-attr]
+        assert "The deploy failed at 3pm" in text and text.endswith("why did the deploy fail?")
+
+        with pytest.raises(MCPError, match="namespace_forbidden"):
+            await client.read_resource("memory://someone-else/recent")
+        with pytest.raises(MCPError, match="thought_not_found"):
+            await client.read_resource(f"memory://{namespace}/thoughts/no-such-thought")
+        with pytest.raises(MCPError, match="namespace_forbidden"):
+            await client.get_prompt("recall_context", {"question": "x", "namespace": "other"})
+    async with _http(http_url, READER_KEY) as reader:
+        with pytest.raises(MCPError, match="namespace_not_found"):
+            await reader.read_resource(f"memory://{namespace}x/recent")

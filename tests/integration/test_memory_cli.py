@@ -80,7 +80,12 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
         )
     )
     assert edge["edge_type"] == "CAUSED_BY"
-    cli("link", ids["start"], ids["pr"], "--type", "CAUSED_BY", "--confidence", "0.8")
+    cli("link", ids["start"], ids["pr"], "--type", "CAUSED_BY", "--confidence", "0.7")
+    again = [ids["start"], ids["pr"], "--type", "CAUSED_BY", "-n", cli.namespace]
+    conflict = cli.fails("link", *again, "--confidence", "0.8", code=2)
+    assert "already exists" in conflict and "--update" in conflict, conflict
+    updated = _json(cli("link", *again[:-2], "--confidence", "0.8", "--update", "--json"))
+    assert (updated["confidence"], updated["weight"]) == (0.8, 1.0)
 
     listed = _json(cli("list", "--json"))
     assert {t["thought_id"] for t in listed} == set(ids.values())
@@ -152,4 +157,8 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
         in cli("retrieve", "when is the deploy?", "--now", NOW).stdout
     )
     chat.write_text("{}")
-    assert "conversation_id" in cli.fails("add-messages", str(chat), "-n", cli.namespace, code=2)
+    assert "missing field 'conversation_id'" in cli.fails(
+        "add-messages", str(chat), "-n", cli.namespace, code=2
+    )
+    missing = cli.fails("add-messages", str(tmp_path / "nope.json"), "-n", cli.namespace, code=2)
+    assert "nope.json: cannot read it" in missing

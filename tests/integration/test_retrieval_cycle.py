@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 from engrava_graph.model import (
@@ -122,6 +123,44 @@ async def test_near_duplicates_collapse(store):
     debug = await store.explain("deployment window", level="debug")
     dropped = [c for c in debug.candidates if c.dropped_in == "filter"]
     assert dropped and "near-duplicate" in dropped[0].reason
+
+
+async def test_near_duplicates_collapse_beyond_the_first_head_read(store):
+    """More near-duplicates than the first head of the ranking holds: the head grows until the
+    results are settled, and exactly one of the twins is returned."""
+    base = np.asarray(await store.embed_query("deployment window"), dtype=np.float32)
+    noise = np.random.default_rng(7).normal(0.0, 0.004, (20, base.size)).astype(np.float32)
+    twins = await store.bulk_store(
+        [thought(f"The deployment window, note {i}") for i in range(20)],
+        embeddings=[(base + n).tolist() for n in noise],
+    )
+    others = await store.bulk_store(
+        [
+            thought("The deployment checklist lives in the wiki"),
+            thought("Release notes are written after every window"),
+            thought("The deploy bot posts in the ops channel"),
+        ]
+    )
+    result = await store.retrieve("deployment window", top_k=3, pathway="exact")
+    returned = [r.thought_id for r in result]
+    assert len(returned) == 3
+    assert len(set(returned) & {t.thought_id for t in twins}) == 1
+    assert set(returned[1:]) <= {t.thought_id for t in others}
+
+
+async def test_retrieved_instants_are_the_stored_ones(store):
+    """The cycle reads instants as epoch parts, not as the driver's DateTime: the same values,
+    to the microsecond, in UTC."""
+    valid_from = datetime(2023, 5, 7, 9, 30, 15, 123456, tzinfo=UTC)
+    created = await store.create_thought(
+        thought("Caroline joined the hiking club", valid_from=valid_from)
+    )
+    stored = await store.get_thought(created.thought_id)
+    assert stored is not None
+    result = await store.retrieve("hiking club", now=NOW)
+    hit = next(r for r in result if r.thought_id == created.thought_id)
+    assert hit.valid_from == valid_from and hit.valid_from.tzinfo is not None
+    assert hit.created_at == stored.created_at
 
 
 async def test_explain_counts_match_retrieve(store, outage):

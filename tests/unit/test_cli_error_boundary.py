@@ -15,6 +15,7 @@ from engrava_graph.cli.errors import (
     describe,
 )
 from engrava_graph.model.errors import (
+    DuplicateEdgeError,
     NamespaceNotFoundError,
     Neo4jUnavailableError,
     ValidationFailedError,
@@ -35,6 +36,16 @@ def _pydantic_error() -> pydantic.ValidationError:
     [
         (ValidationFailedError("limit must be 1..10000"), EXIT_USAGE, "limit must be"),
         (_pydantic_error(), EXIT_USAGE, "invalid essence"),
+        (
+            ValidationFailedError("x", errors=[{"loc": ("messages", 0, "content"), "msg": "req"}]),
+            EXIT_USAGE,
+            "invalid messages.0.content: req",
+        ),
+        (
+            DuplicateEdgeError(from_thought_id="a", to_thought_id="b", edge_type="CAUSED_BY"),
+            EXIT_USAGE,
+            "'a' -[CAUSED_BY]-> 'b' already exists; nothing was written",
+        ),
         (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
         (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
         (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),

@@ -21,7 +21,7 @@ from engrava_graph.model import (
 )
 from engrava_graph.model.bounds import INT64_MAX, INT64_MIN, scalar_problem
 from engrava_graph.model.cycles import validate_cycle
-from engrava_graph.model.temporal import from_epoch_millis, to_utc
+from engrava_graph.model.temporal import from_epoch_millis, from_epoch_parts, to_utc
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.request import RetrieveRequest
 from engrava_graph.retrieval.temporal import period_bounds
@@ -165,6 +165,18 @@ def test_epoch_millis_are_exact_and_out_of_range_reads_as_missing() -> None:
     for out in (-62_135_596_800_001, 253_402_300_800_000, INT64_MAX, INT64_MIN):
         assert from_epoch_millis(out) is None
     assert from_epoch_millis(None) is None
+
+
+def test_epoch_parts_are_exact_to_the_microsecond_and_out_of_range_reads_as_missing() -> None:
+    assert from_epoch_parts([1_700_000_000, 123_456]) == datetime(
+        2023, 11, 14, 22, 13, 20, 123456, tzinfo=UTC
+    )
+    assert from_epoch_parts([-62_135_596_800, 0]) == datetime.min.replace(tzinfo=UTC)
+    assert from_epoch_parts([253_402_300_799, 999_999]) == datetime.max.replace(tzinfo=UTC)
+    for out in ([253_402_300_800, 0], [-62_135_596_801, 0], [INT64_MAX, 0], [INT64_MIN, 0]):
+        assert from_epoch_parts(out) is None
+    assert from_epoch_parts(None) is None
+    assert from_epoch_parts([None, None]) is None
 
 
 def test_a_period_past_year_9999_ends_at_the_last_instant() -> None:

@@ -12,6 +12,7 @@ READS = {
     "get_thought",
     "get_thoughts",
     "list_thoughts",
+    "recent_thoughts",
     "count_thoughts",
     "get_embedding",
     "get_embeddings",

@@ -71,3 +71,17 @@ def test_cluster_identity_is_order_free_and_per_namespace():
     assert len(cluster_key(["a"])) == 16
     key = cluster_key(["a", "b"])
     assert reflection_id("ns1", key) == reflection_id("ns1", key) != reflection_id("ns2", key)
+
+
+def test_label_propagation_reads_each_nodes_neighbours_in_pair_order():
+    # the sums that pick a label add in this order, so the split is the same as with the
+    # per-node lists it replaces (one Python tuple per pair)
+    from engrava_graph.dreaming.clusters import _Adjacency
+
+    g = _graph(5, [(0, 3, 0.9), (1, 0, 0.8), (2, 4, 0.7), (0, 2, 0.75), (3, 2, 0.85)])
+    expected: dict[int, list[tuple[int, float]]] = {x: [] for x in range(5)}
+    for x, y, w in zip(g.a.tolist(), g.b.tolist(), g.weight.tolist(), strict=True):
+        expected[x].append((y, w))
+        expected[y].append((x, w))
+    adjacency = _Adjacency.of(g)
+    assert {x: list(adjacency.neighbours(x)) for x in range(5)} == expected

@@ -1,6 +1,7 @@
 """Pure parts of the cycle's phases: near-duplicate collapse, min_confidence, session
 activation, time ranges and calibrated scores (Spread, Decay, Filter, Score)."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from engrava_graph.retrieval import phases
@@ -55,19 +56,44 @@ def test_min_confidence_keeps_what_reaches_it() -> None:
     assert low.dropped_in == "filter"
 
 
-def test_a_conversation_passes_its_matched_activation_to_its_messages() -> None:
-    config = RetrievalConfig(session_saturation=2.0)
-    hit = Candidate("m1", activation=1.0, fields=fields("m1", conversation="s1", position=0))
-    other = Candidate("m2", activation=0.6, fields=fields("m2", conversation="s1", position=9))
-    reached = Candidate(
-        "m3", reached_by="spread", fields=fields("m3", conversation="s1", position=1)
+def _message(tid: str, cosine: float, position: int, conversation: str = "s1") -> Candidate:
+    return Candidate(
+        tid, cosine=cosine, fields=fields(tid, conversation=conversation, position=position)
     )
-    alone = Candidate("m4", activation=0.9, fields=fields("m4", conversation="s2", position=0))
-    note = Candidate("n", activation=1.0, fields=fields("n", conversation="s1"))
-    phases.session_activation({c.thought_id: c for c in (hit, other, reached, alone, note)}, config)
-    assert hit.session == other.session == reached.session == 0.8
-    assert alone.session == 0.45 and note.session == 0.0
+
+
+def test_a_message_takes_the_best_neighbour_similarity_within_the_window() -> None:
+    config = RetrievalConfig(vector_share=1.0, conversation_window=2, neighbour_decay=0.5)
+    question = _message("q", 0.8, 4)
+    reply = _message("r", 0.1, 5)
+    far = _message("f", 0.2, 7)
+    other = _message("o", 0.9, 6, conversation="s2")
+    phases.spread({c.thought_id: c for c in (question, reply, far, other)}, config, True)
+    assert reply.spread == 0.8  # the adjacent question, weight 1
+    assert far.spread == 0.05  # the reply two positions away, weight 0.5; not s2's message
+    assert question.spread == 0.1
+    assert "CONVERSATION from q" in reply.via
+    assert other.spread == 0.0
+
+
+def test_the_session_signal_is_the_mean_of_its_best_matches() -> None:
+    config = RetrievalConfig(vector_share=1.0, session_top=2, conversation_window=0)
+    ms = [_message(f"m{i}", cos, i * 10) for i, cos in enumerate((0.9, 0.5, 0.1))]
+    reached = Candidate(
+        "x", reached_by="spread", cosine=0.0, fields=fields("x", conversation="s1", position=99)
+    )
+    note = Candidate("n", cosine=0.9, fields=fields("n", conversation="s1"))
+    alone = _message("a", 0.4, 0, conversation="s2")
+    phases.spread({c.thought_id: c for c in (*ms, reached, note, alone)}, config, True)
+    assert all(abs(c.session - 0.7) < 1e-9 for c in (*ms, reached))
+    assert alone.session == 0.2 and note.session == 0.0
     assert reached.via == ["SESSION from s1"]
+
+
+def test_relevance_is_a_weighted_mean_of_own_spread_and_session() -> None:
+    config = RetrievalConfig(vector_share=1.0, spread_gain=0.5, session_gain=0.5)
+    c = Candidate("c", cosine=0.6, spread=0.8, session=0.2)
+    assert abs(c.relevance(config, True) - (0.6 + 0.4 + 0.1) / 2.0) < 1e-9
 
 
 def test_a_memory_outside_the_named_range_is_marked_and_penalised() -> None:
@@ -155,3 +181,18 @@ def test_at_most_one_reflection_in_the_top_five() -> None:
     out = [c.thought_id for c in phases.cap_reflections(ranked, cap=1, window=5)]
     assert out == ["c0", "c2", "c4", "c5", "c6", "c1", "c3", "c7"]
     assert sum(c.startswith("c") and kinds[int(c[1:])] == "REFLECTION" for c in out[:5]) == 1
+
+
+def reflection(tid: str) -> Candidate:
+    return Candidate(tid, fields=replace(fields(tid), thought_type="REFLECTION"))
+
+
+def test_a_head_is_settled_once_it_has_enough_results_and_fills_the_reflection_window() -> None:
+    plain = [Candidate(str(i), fields=fields(str(i))) for i in range(6)]
+    assert phases.head_settled(plain, need=6, cap=1, window=5)
+    assert not phases.head_settled(plain[:5], need=6, cap=1, window=5)
+    # Reflections over the cap move below the window: they do not fill it.
+    mixed = [reflection("r1"), reflection("r2"), reflection("r3"), *plain[:3]]
+    assert not phases.head_settled(mixed, need=6, cap=1, window=5)
+    assert phases.head_settled([*mixed, plain[3]], need=6, cap=1, window=5)
+    assert phases.head_settled(mixed, need=6, cap=2, window=5)

@@ -1,0 +1,83 @@
+"""Reading the JSON files the daily commands take, with one-line errors that say what is wrong
+and where: the line and column of a syntax error, the missing field, the invalid value's path.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import IO
+
+from pydantic import ValidationError
+
+from engrava_graph.cli.errors import invalid
+from engrava_graph.conversations import Message, validate_messages
+from engrava_graph.model.errors import DatasetError, ValidationFailedError
+
+CONVERSATION_FIELDS = ("conversation_id", "messages")
+
+
+_JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number"}
+
+
+def problem(error: Exception) -> str:
+    """What is wrong with a parsed JSON value, in one line (no exception class names).
+
+    Args:
+        error: a :class:`json.JSONDecodeError`, a ``KeyError`` (a missing field), a pydantic
+            ``ValidationError``, a :class:`ValidationFailedError` or another ``ValueError``.
+    """
+    if isinstance(error, json.JSONDecodeError):
+        return f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+    if isinstance(error, KeyError):
+        return f"missing field {error.args[0]!r}"
+    if isinstance(error, ValidationError):
+        return invalid(error.errors(include_url=False))
+    if isinstance(error, ValidationFailedError) and error.errors:
+        return invalid(error.errors)
+    return " ".join(str(error).split())
+
+
+def open_input(path: Path) -> IO[str]:
+    """``path`` opened for reading as UTF-8 text, or stdin for ``-``.
+
+    Raises:
+        DatasetError: the file does not exist or cannot be read (a usage error: exit code 2).
+    """
+    if str(path) == "-":
+        return sys.stdin
+    try:
+        return path.open(encoding="utf-8")
+    except OSError as error:
+        raise DatasetError(f"{path}: cannot read it ({error.strerror or error})") from None
+
+
+def read_conversation(path: Path) -> tuple[str, list[Message]]:
+    """Read and check an ``add-messages`` file: ``{"conversation_id": "...", "messages":
+    [{"role" or "speaker", "content", "timestamp"?, "id"?}, ...]}``.
+
+    Returns:
+        The conversation id and the validated messages.
+
+    Raises:
+        DatasetError: the file is not valid JSON (line and column), not an object, lacks a
+            field, or a message is invalid (its index and field), named by the file.
+            The file does not exist or cannot be read.
+    """
+    stream = open_input(path)
+    try:
+        with stream:
+            body = json.loads(stream.read())
+        if not isinstance(body, dict):
+            found = _JSON_TYPES.get(type(body), "a literal")
+            raise ValueError(
+                f"expected a JSON object with {', '.join(CONVERSATION_FIELDS)}, found {found}"
+            )
+        missing = [name for name in CONVERSATION_FIELDS if name not in body]
+        if missing:
+            raise KeyError(missing[0])
+        conversation_id = body["conversation_id"]
+        return conversation_id, validate_messages(conversation_id, body["messages"])
+    except (ValueError, KeyError) as error:
+        raise DatasetError(f"{path}: {problem(error)}") from None

@@ -1,0 +1,178 @@
+"""The CLI's shared pieces without Neo4j: option bundles (each option declared once, spread into
+every command that takes the bundle), the JSON input files' one-line errors (what is wrong
+and where) and ``list``'s output on a narrow terminal and in a pipe."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import pytest
+import typer
+from rich.cells import cell_len
+from typer.testing import CliRunner
+
+from engrava_graph.cli import app
+from engrava_graph.cli.errors import describe
+from engrava_graph.cli.json_input import read_conversation
+from engrava_graph.cli.memory import list_lines, read_export
+from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.model.errors import DatasetError
+from engrava_graph.model.records import ThoughtRecord
+
+NEO4J_FLAGS = ("--uri", "--user", "--password", "--database")
+
+
+@dataclass(frozen=True)
+class Greeting:
+    loud: Annotated[bool, typer.Option("--loud", help="Shout.")] = False
+    times: Annotated[int, typer.Option(min=1, help="How often.")] = 1
+
+
+def test_a_bundle_is_spread_into_options_and_rebuilt_for_the_command() -> None:
+    seen: list[tuple[str, int, Greeting]] = []
+
+    def greet(name: str, count: int = 1, *, greeting: Greeting) -> None:
+        seen.append((name, count, greeting))
+
+    demo = typer.Typer()
+    demo.command()(with_options(greet))
+    demo.command("other")(lambda: None)
+    result = CliRunner().invoke(demo, ["greet", "Ada", "--count", "2", "--loud", "--times", "3"])
+    assert result.exit_code == 0, result.output
+    assert seen == [("Ada", 2, Greeting(loud=True, times=3))]
+    assert CliRunner().invoke(demo, ["greet", "Ada", "--times", "0"]).exit_code == 2
+
+
+def test_a_bundle_field_may_not_shadow_a_parameter() -> None:
+    def clash(loud: bool = False, *, greeting: Greeting) -> None:
+        del loud, greeting
+
+    with pytest.raises(TypeError, match="'loud' of Greeting clashes"):
+        with_options(clash)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "remember",
+        "retrieve",
+        "link",
+        "list",
+        "namespaces",
+        "delete-namespace",
+        "export",
+        "import",
+        "add-messages",
+        "explain",
+        "import-engrava",
+        "dream",
+        "migrate",
+    ],
+)
+def test_every_neo4j_command_takes_the_connection_flags(command: str) -> None:
+    result = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for flag in NEO4J_FLAGS:
+        assert flag in result.output, (command, flag)
+
+
+def test_the_connection_flags_name_the_server() -> None:
+    info = Neo4jOptions(uri="bolt://db:7687", user="u", password="p", database="d").connection()
+    assert (info.uri, info.user, info.password, info.database) == ("bolt://db:7687", "u", "p", "d")
+
+
+def _conversation_problem(tmp_path: Path, text: str) -> tuple[int, str]:
+    path = tmp_path / "chat.json"
+    path.write_text(text)
+    with pytest.raises(DatasetError) as caught:
+        read_conversation(path)
+    return describe(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ('{"conversation_id": "c",\n "messages": [}', "not valid JSON at line 2, column 15"),
+        ('{"messages": []}', "missing field 'conversation_id'"),
+        ('{"conversation_id": "c"}', "missing field 'messages'"),
+        ("[1, 2]", "expected a JSON object with conversation_id, messages, found array"),
+        (
+            json.dumps({"conversation_id": "c", "messages": [{"speaker": "A"}]}),
+            "invalid messages.0.content: Field required",
+        ),
+        (json.dumps({"conversation_id": " ", "messages": []}), "conversation_id"),
+    ],
+)
+def test_a_bad_conversation_file_says_what_and_where(
+    tmp_path: Path, text: str, needle: str
+) -> None:
+    code, message = _conversation_problem(tmp_path, text)
+    assert code == 2
+    assert needle in message and "\n" not in message
+    assert "JSONDecodeError" not in message and "KeyError" not in message
+
+
+def test_a_missing_conversation_file_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError) as caught:
+        read_conversation(tmp_path / "nowhere.json")
+    code, message = describe(caught.value)
+    assert code == 2 and "nowhere.json: cannot read it (No such file or directory)" in message
+
+
+@pytest.mark.parametrize(
+    "lines, needle",
+    [
+        (
+            ['{"kind": "namespace", "format": "engrava-graph/namespace-v1"}', "{oops"],
+            "line 2, column 2: not valid JSON",
+        ),
+        (
+            ['{"kind": "namespace", "format": "engrava-graph/namespace-v1"}', '{"kind": "edge"}'],
+            "line 2: missing field 'edge'",
+        ),
+        (
+            [
+                '{"kind": "namespace", "format": "engrava-graph/namespace-v1"}',
+                '{"kind": "edge", "edge": {"from_thought_id": "a"}}',
+            ],
+            "line 2: invalid to_thought_id: Field required",
+        ),
+    ],
+)
+def test_a_bad_export_line_says_what_and_where(lines: list[str], needle: str) -> None:
+    with pytest.raises(DatasetError) as caught:
+        read_export(iter(lines))
+    assert needle in str(caught.value)
+
+
+def _thoughts() -> list[ThoughtRecord]:
+    long = "The deployment window is Tuesday 2-4pm UTC and\tnobody may deploy outside it"
+    return [
+        ThoughtRecord(thought_type="OBSERVATION", essence=long, content="c", source="s"),
+        ThoughtRecord(thought_type="NOTE", essence="记录会议的决定" * 5, content="c", source="s"),
+    ]
+
+
+@pytest.mark.parametrize("width", [80, 100, 160])
+def test_list_fits_each_thought_on_one_terminal_line(width: int) -> None:
+    thoughts = _thoughts()
+    lines = list_lines(thoughts, width)
+    assert len(lines) == 1 + len(thoughts)
+    assert all(cell_len(line) <= width for line in lines), lines
+    if width == 80:  # both essences are cut
+        assert lines[1].endswith("…") and lines[2].endswith("…")
+    for line, thought in zip(lines[1:], thoughts, strict=True):
+        assert line.startswith(f"{thought.thought_id}  {thought.thought_type.value}")
+        assert line.endswith(("…", " ".join(thought.essence.split())))
+
+
+def test_list_in_a_pipe_is_whole_tab_separated_lines() -> None:
+    thoughts = _thoughts()
+    lines = list_lines(thoughts, None)
+    assert lines[0].split("\t") == ["id", "type", "priority", "essence"]
+    fields = lines[1].split("\t")
+    assert fields[0] == thoughts[0].thought_id
+    assert fields[3] == " ".join(thoughts[0].essence.split())
