@@ -103,7 +103,9 @@ async def test_style_and_guide_load_in_neo4j_browser(
             await tab.fill('[data-testid="username"]', connection.user)
             await tab.fill('[data-testid="password"]', connection.password)
             await tab.click('[data-testid="connect"]')
-            await tab.wait_for_selector('[data-testid="frame"]')
+            # Browser shows its start frame before Bolt is up: wait for the connected frame, or
+            # the first command can meet "No connection found".
+            await tab.wait_for_selector("text=connected as user")
 
             await _run(tab, commands["style"])
             await tab.wait_for_selector("text=node.Thought")  # the style frame lists the rules
