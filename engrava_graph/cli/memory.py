@@ -450,11 +450,20 @@ def import_namespace(
 ) -> None:
     """Load an export into a namespace that holds no thoughts yet.
 
-    The thoughts are written in one transaction, then the edges in one."""
+    Every edge must join two thoughts of the file (checked before anything is written); the
+    thoughts are written in one transaction, then the edges in one."""
 
     async def work() -> dict[str, Any]:
         with open_input(path) as stream:
             header, thoughts, vectors, edges = read_export(iter(stream))
+        known = {t.thought_id for t in thoughts}
+        missing = sorted({i for e in edges for i in (e.from_thought_id, e.to_thought_id)} - known)
+        if missing:
+            shown = ", ".join(map(repr, missing[:3])) + (", …" if len(missing) > 3 else "")
+            raise ValidationFailedError(
+                f"edges name {len(missing)} thought(s) the file does not hold ({shown}); "
+                f"nothing was written"
+            )
         target = namespace or header["namespace"]
         async with open_store(neo4j.connection(), target, must_exist=False) as store:
             if await store.count_thoughts(include_expired=True):

@@ -22,8 +22,10 @@ import typer
 from engrava_graph.cli.common import error_exit
 from engrava_graph.cli.options import ServerOptions
 from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.registry import cypher
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
+_PING = cypher("hygiene/ping")
 
 
 def url(host: str, port: int) -> str:
@@ -32,12 +34,14 @@ def url(host: str, port: int) -> str:
 
 
 def check_neo4j(settings: Any) -> None:
-    """Connect and authenticate once with the service's settings (an ``ApiSettings``), so that
-    a wrong password, a bad URI or an unreachable server is the CLI's one-line error before the
-    server starts (inside uvicorn's start-up it would be a traceback).
+    """Connect, authenticate and run one read in the configured database with the service's
+    settings (an ``ApiSettings``), so that a wrong password, a bad URI, an unreachable server
+    or a database that does not exist is the CLI's one-line error before the server starts
+    (inside uvicorn's start-up it would be a traceback).
 
     Raises:
         neo4j.exceptions.AuthError: the credentials are refused.
+        neo4j.exceptions.ClientError: the database does not exist (``DatabaseNotFound``).
         Neo4jUnavailableError: the server does not answer or cannot be found.
     """
     info = settings.connection()
@@ -51,6 +55,7 @@ def check_neo4j(settings: Any) -> None:
         )
         try:
             await executor.verify()
+            await executor.read(_PING)
         finally:
             await executor.close()
 

@@ -133,12 +133,18 @@ async def test_serve_refuses_a_missing_model_and_a_busy_port_in_one_paragraph(ne
     assert "API on" not in busy[1]  # the address is printed only for a port it can take
 
 
+def _free_ports(n: int) -> list[str]:
+    """``n`` ports that were free a moment ago (for servers that must refuse to start)."""
+    ports = []
+    for _ in range(n):
+        with socket.create_server(("127.0.0.1", 0)) as probe:
+            ports.append(str(probe.getsockname()[1]))
+    return ports
+
+
 async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4j_env):
     wrong_password = {**neo4j_env, "NEO4J_PASSWORD": "not-the-password"}
-    free = []
-    for _ in range(2):
-        with socket.create_server(("127.0.0.1", 0)) as probe:
-            free.append(str(probe.getsockname()[1]))
+    free = _free_ports(2)
     serve, mcp_http = await asyncio.gather(
         _cli(
             "serve",
@@ -163,4 +169,17 @@ async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4
     )
     _assert_one_line(serve, 2, "NEO4J_PASSWORD")
     _assert_one_line(mcp_http, 2, "NEO4J_PASSWORD")
+    assert "API on" not in serve[1] and "MCP on" not in mcp_http[2]
+
+
+async def test_servers_refuse_a_missing_database_in_one_line_before_starting(neo4j_env):
+    missing = {**neo4j_env, "NEO4J_DATABASE": "nosuchdatabase"}
+    free = _free_ports(2)
+    common = ("--insecure-dev", "--env-file", "/nonexistent/.env", "--port")
+    serve, mcp_http = await asyncio.gather(
+        _cli("serve", *common, free[0], **missing),
+        _cli("mcp", "--transport", "http", *common, free[1], **missing),
+    )
+    _assert_one_line(serve, 2, "NEO4J_DATABASE")
+    _assert_one_line(mcp_http, 2, "NEO4J_DATABASE")
     assert "API on" not in serve[1] and "MCP on" not in mcp_http[2]

@@ -99,6 +99,12 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert len(dump.read_text().splitlines()) == 1 + 3 + 2
     cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    # An edge to a thought the file lacks: refused before anything is written.
+    lines = dump.read_text().splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(line for line in lines if ids["pr"] not in line or "edge" in line))
+    assert "nothing was written" in cli.fails("import", str(broken), code=2)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
         "namespace": cli.namespace,
         "thoughts": 3,
