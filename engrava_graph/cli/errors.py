@@ -15,7 +15,8 @@ and an exit code, never a traceback:
   traceback through for a bug report).
 
 :class:`GuardedTyper` applies it around the whole Typer app, so commands need no try/except of
-their own; Click's own usage errors (unknown option, value out of range) keep their exit code 2.
+their own; Click's own usage errors (unknown option, value out of range) are one line too, with
+their exit code 2.
 """
 
 from __future__ import annotations
@@ -106,11 +107,36 @@ class GuardedTyper(typer.Typer):
     (:class:`SystemExit`, :class:`KeyboardInterrupt` and Click's own errors pass as usual)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False  # errors come here, to be printed as one line
         try:
-            return super().__call__(*args, **kwargs)
+            result = typer.main.get_command(self).main(*args, **kwargs)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            raise SystemExit(EXIT_FAILURE) from None
+        except typer.TyperException as error:  # Click's usage errors, as Typer ships Click
+            message = usage_line(error)
+            if message:
+                typer.echo(f"error: {message}", err=True)
+            else:  # no arguments: the help text, as Click prints it
+                error.show()  # type: ignore[attr-defined]
+            raise SystemExit(getattr(error, "exit_code", EXIT_USAGE)) from None
         except Exception as error:
             if os.environ.get(TRACEBACK_VARIABLE) == "1":
                 raise
             code, message = describe(error)
             typer.echo(f"error: {message}", err=True)
             raise SystemExit(code) from None
+        # Outside standalone mode Click returns an Exit's code (``--help``, ``typer.Exit(3)``).
+        raise SystemExit(result if isinstance(result, int) else 0)
+
+
+def usage_line(error: Exception) -> str:
+    """A usage error (Typer's ``ClickException``) as one line pointing at the command's
+    ``--help``: ``Invalid value for '--top-k': 0 is not in the range 10<=x<=100 (see:
+    engrava-graph retrieve --help)``; empty when Click has no message (no arguments given)."""
+    format_message = getattr(error, "format_message", None)
+    message = _one_line(format_message() if format_message else str(error))
+    ctx = getattr(error, "ctx", None)
+    if not message:
+        return ""
+    return f"{message} (see: {ctx.command_path} --help)" if ctx is not None else message

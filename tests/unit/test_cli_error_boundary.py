@@ -7,6 +7,7 @@ from __future__ import annotations
 import pydantic
 import pytest
 
+from engrava_graph.cli import app
 from engrava_graph.cli.errors import (
     EXIT_FAILURE,
     EXIT_USAGE,
@@ -87,3 +88,27 @@ def test_the_traceback_variable_lets_the_exception_through(monkeypatch) -> None:
     monkeypatch.setenv(TRACEBACK_VARIABLE, "1")
     with pytest.raises(RuntimeError, match="it broke"):
         _app()([], prog_name="engrava-graph")
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["retrieve", "q", "--top-k", "0"], "Invalid value for '--top-k'"),
+        (["list", "--bogus"], "No such option: --bogus"),
+        (["link", "a", "b", "--type", "NOPE"], "Invalid value for '--type'"),
+        (["retrieve"], "Missing argument 'query'"),
+    ],
+)
+def test_a_usage_error_is_one_line_with_exit_2(capsys, args, needle) -> None:
+    with pytest.raises(SystemExit) as exited:
+        app(args, prog_name="engrava-graph")
+    assert exited.value.code == EXIT_USAGE
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+    assert lines[0].endswith(f"(see: engrava-graph {args[0]} --help)")
+
+
+def test_help_and_explicit_exit_codes_pass_through() -> None:
+    with pytest.raises(SystemExit) as exited:
+        app(["--help"], prog_name="engrava-graph")
+    assert exited.value.code == 0
