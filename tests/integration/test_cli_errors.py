@@ -104,25 +104,23 @@ def busy_port() -> Any:
         yield held.getsockname()[1]
 
 
+#: serve / mcp options for a start that must be refused: no .env file, the port given next.
+_REFUSING = ("--insecure-dev", "--env-file", "/nonexistent/.env", "--port")
+
+
 async def test_serve_refuses_a_missing_model_and_a_busy_port_in_one_paragraph(neo4j_env, busy_port):
     config = neo4j_env
     missing_model, busy = await asyncio.gather(
         _cli(
             "serve",
-            "--insecure-dev",
-            "--env-file",
-            "/nonexistent/.env",
-            "--port",
+            *_REFUSING,
             "1",
             ENGRAVA_EMBEDDING_MODEL_PATH="/nonexistent/model",
             **config,
         ),
         _cli(
             "serve",
-            "--insecure-dev",
-            "--env-file",
-            "/nonexistent/.env",
-            "--port",
+            *_REFUSING,
             str(busy_port),
             **config,
         ),
@@ -148,10 +146,7 @@ async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4
     serve, mcp_http = await asyncio.gather(
         _cli(
             "serve",
-            "--insecure-dev",
-            "--env-file",
-            "/nonexistent/.env",
-            "--port",
+            *_REFUSING,
             free[0],
             **wrong_password,
         ),
@@ -159,10 +154,7 @@ async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4
             "mcp",
             "--transport",
             "http",
-            "--insecure-dev",
-            "--env-file",
-            "/nonexistent/.env",
-            "--port",
+            *_REFUSING,
             free[1],
             **wrong_password,
         ),
@@ -175,10 +167,9 @@ async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4
 async def test_servers_refuse_a_missing_database_in_one_line_before_starting(neo4j_env):
     missing = {**neo4j_env, "NEO4J_DATABASE": "nosuchdatabase"}
     free = _free_ports(2)
-    common = ("--insecure-dev", "--env-file", "/nonexistent/.env", "--port")
     serve, mcp_http = await asyncio.gather(
-        _cli("serve", *common, free[0], **missing),
-        _cli("mcp", "--transport", "http", *common, free[1], **missing),
+        _cli("serve", *_REFUSING, free[0], **missing),
+        _cli("mcp", "--transport", "http", *_REFUSING, free[1], **missing),
     )
     _assert_one_line(serve, 2, "NEO4J_DATABASE")
     _assert_one_line(mcp_http, 2, "NEO4J_DATABASE")
