@@ -1,6 +1,6 @@
-// Fragment (inside `CALL (s) { … }`), spreading activation from one seed `s` (Collins & Loftus
-// 1975): the memories linked to it, each with the source that links them and the link weight in
-// [0, 1]. Sources:
+// Fragment (inside `CALL (s, activated_nodes, linked) { … }`), spreading activation from one
+// seed `s` (Collins & Loftus 1975): the memories linked to it, each with the source that links
+// them and the link weight in [0, 1]. Sources:
 //   typed edges (either direction, weight x decay_multiplier), up to $edge_depth links, the
 //     weights multiplied along the path; every edge type but MESSAGE_OF (a message's
 //     conversation is reached by session activation instead, and walking through it would
@@ -10,16 +10,18 @@
 //     question is the likeliest answer to it);
 //   ENTITY / TAG: memories sharing an Entity/Tag node, weight $entity_weight / log2(1 + degree)
 //     (an IDF-like weight: a rare entity links strongly, a common one weakly); an entity with
-//     more than $max_fanout mentions only reinforces memories already in $activated, so a hub
-//     costs no expansion;
+//     more than $max_fanout mentions only reinforces memories already activated (`linked`: the
+//     [memory, Entity or Tag] pairs of the activated memories, read once), so a hub costs no
+//     expansion;
 //   TEMPORAL: for memories outside a conversation, valid_from within $window_seconds.
+// A memory already activated passed the arms' retrievable test; others are tested here.
 // Each seed keeps its $per_node strongest links (the cosine to the query is computed afterwards,
 // for the kept ones only: reading every neighbour's embedding cost more than it ranked).
 // params: $namespace, $edge_depth (1..3), $window, $per_node,
-//         $neighbour_weight, $neighbour_decay, $entity_weight, $max_fanout, $activated,
+//         $neighbour_weight, $neighbour_decay, $entity_weight, $max_fanout,
 //         $window_seconds, $temporal_weight, and the search/_retrievable params
 // yields: t (node), via (STRING), weight (FLOAT)
-CALL (s) {
+CALL (s, activated_nodes, linked) {
   MATCH p = (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*1..3]-(t:Thought)
   WHERE length(p) <= $edge_depth AND t <> s
   RETURN t, type(last(rs)) AS via,
@@ -34,26 +36,46 @@ CALL (s) {
          $neighbour_weight * $neighbour_decay ^ (abs(t.position - s.position) - 1) AS weight
   UNION ALL
   MATCH (s)-[:MENTIONS]->(e:Entity)
-  WITH e, COUNT { (e)<-[:MENTIONS]-() } AS degree
-  MATCH (e)<-[:MENTIONS]-(t:Thought)
-  WHERE t <> s AND (degree <= $max_fanout OR t.thought_id IN $activated)
+  WITH s, linked, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
+  CALL (s, e, degree, linked) {
+    WITH s, e, degree WHERE degree <= $max_fanout
+    MATCH (e)<-[:MENTIONS]-(t:Thought)
+    WHERE t <> s
+    RETURN t
+    UNION
+    WITH s, e, degree, linked WHERE degree > $max_fanout
+    UNWIND [pair IN linked WHERE pair[1] = e | pair[0]] AS t
+    WITH s, t WHERE t <> s
+    RETURN t
+  }
   RETURN t, 'ENTITY' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
   UNION ALL
   MATCH (s)-[:TAGGED]->(g:Tag)
-  WITH g, COUNT { (g)<-[:TAGGED]-() } AS degree
-  MATCH (g)<-[:TAGGED]-(t:Thought)
-  WHERE t <> s AND (degree <= $max_fanout OR t.thought_id IN $activated)
+  WITH s, linked, g, COUNT { (g)<-[:TAGGED]-() } AS degree
+  CALL (s, g, degree, linked) {
+    WITH s, g, degree WHERE degree <= $max_fanout
+    MATCH (g)<-[:TAGGED]-(t:Thought)
+    WHERE t <> s
+    RETURN t
+    UNION
+    WITH s, g, degree, linked WHERE degree > $max_fanout
+    UNWIND [pair IN linked WHERE pair[1] = g | pair[0]] AS t
+    WITH s, t WHERE t <> s
+    RETURN t
+  }
   RETURN t, 'TAG' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
   UNION ALL
-  WITH s WHERE s.valid_from IS NOT NULL AND s.conversation_id IS NULL
+  // A message's window is empty (an inverted range), so the index seek finds nothing for it.
+  WITH s, duration({seconds: CASE WHEN s.conversation_id IS NULL THEN $window_seconds
+                                   ELSE -1 END}) AS window
   MATCH (t:Thought {namespace: $namespace})
-  WHERE t.valid_from >= s.valid_from - duration({seconds: $window_seconds})
-    AND t.valid_from <= s.valid_from + duration({seconds: $window_seconds})
+  WHERE t.valid_from >= s.valid_from - window AND t.valid_from <= s.valid_from + window
     AND t <> s AND t.conversation_id IS NULL
   RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight
 }
 WITH t, via, max(weight) AS weight
-WHERE {{> search/_retrievable}} AND NOT (t.conversation_id IS NOT NULL AND t.position IS NULL)
+WHERE t IN activated_nodes
+   OR ({{> search/_retrievable}} AND NOT (t.conversation_id IS NOT NULL AND t.position IS NULL))
 WITH t, via, weight
 ORDER BY weight DESC, t.thought_id
 LIMIT $per_node

@@ -4,13 +4,15 @@ Rank -> Filter -> Score -> Return.
 Only this module times phases, counts candidates and assembles responses; the phases
 themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
 :mod:`.scoring`. The cycle reads a store only through its :class:`~.deps.CycleDeps`. One run
-costs few round trips: the two activation arms in parallel (per sub-query on the attention
-pathway), one composed statement for spreading and the candidate records, one for causal
-chains (causal queries only) and one for the near-duplicate pairs among the ranking's head
-(rarely two). The question is embedded on a worker thread while it is encoded, its
-sub-queries (if any) in one more provider call (Phase 1). Phase timings are wall-clock
-stages around these calls (the composed statement counts as "spread", the near-duplicate
-statement as "filter").
+costs few round trips, most of them while the question is embedded: the question's embedding
+starts on a worker thread, then the question is encoded and routed and the keyword arm runs
+(one statement per sub-query on the attention pathway, no vector needed); once the vectors are
+there, one composed statement runs the vector arm, spreading and the candidate records; one
+more reads causal chains (causal queries only) and one the near-duplicate pairs among the
+ranking's head (rarely two). Phase timings are wall-clock stretches of this run, so they add up
+to its latency: "encode" is the encoding and the wait for the vectors, "activate" the rest of
+the keyword arm's wait and the composed statement (Phases 3 and 4's Cypher), "spread" the
+spread and session signals computed over the pool, "filter" the near-duplicate statement.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.retrieval import phases
@@ -64,12 +67,14 @@ class CycleRun:
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
-        """Time the body as phase ``name`` (milliseconds, 3 decimals)."""
+        """Add the body's wall-clock time to phase ``name`` (milliseconds, 3 decimals; a phase may
+        be timed in more than one stretch)."""
         start = time.perf_counter()
         try:
             yield
         finally:
-            self.timings[name] = round((time.perf_counter() - start) * 1000.0, 3)
+            elapsed = (time.perf_counter() - start) * 1000.0
+            self.timings[name] = round(self.timings[name] + elapsed, 3)
 
     def _memory(self, c: phases.Candidate) -> RetrievedMemory:
         fields = c.fields
@@ -187,33 +192,47 @@ class RetrievalCycle:
         deps, config = self.deps, self.deps.config
         run = CycleRun(request, config=config)
         recency = self._recency(request)
-        with run.phase("encode"):
-            run.encoding, queries, vectors = await self._encode(request)
-        with run.phase("route"):
-            run.pathway_scores = route(run.encoding)
-            run.pathway = select_pathway(run.pathway_scores, request.pathway)
-            profile = config.profiles[run.pathway]
-            queries = queries if profile.decompose else [run.encoding.text]
-        vector = vectors[run.encoding.text]
-        run.has_vector = has_vector = vector is not None
         scope = deps.retrievable(
             include_archived=request.include_archived, filters=request.metadata(), now=request.now
         )
-        with run.phase("activate"):
-            run.candidates, run.vector_strategy = await phases.activate(
-                deps, queries, [vectors[q] for q in queries], profile, scope
-            )
-            run.activated = len(run.candidates)
+        pending: list[asyncio.Future[Any]] = []
+        try:
+            with run.phase("encode"):
+                run.encoding, embedding = self._encode(request)
+                pending.append(embedding)
+            with run.phase("route"):
+                run.pathway_scores = route(run.encoding)
+                run.pathway = select_pathway(run.pathway_scores, request.pathway)
+                profile = config.profiles[run.pathway]
+                queries = (
+                    run.encoding.sub_queries
+                    if profile.decompose and request.pathway in ("auto", Pathway.ATTENTION)
+                    else [run.encoding.text]
+                )
+                # The keyword arm needs no vector: it runs while the question is embedded.
+                keyword = asyncio.ensure_future(phases.keyword(deps, queries, profile, scope))
+                pending.append(keyword)
+            with run.phase("encode"):
+                vectors = await self._vectors(embedding, run.encoding.text, queries)
+            vector = vectors[run.encoding.text]
+            run.has_vector = has_vector = vector is not None
+            depth = config.spread_depth if request.spread_depth is None else request.spread_depth
+            with run.phase("activate"):
+                hits = await keyword
+                run.candidates, run.vector_strategy = await phases.activate(
+                    deps, hits, [vectors[q] for q in queries], vector, profile, depth, scope
+                )
+        finally:
+            for task in pending:
+                task.cancel()
         seeds = phases.top_seeds(run.candidates, profile.seeds)
-        depth = config.spread_depth if request.spread_depth is None else request.spread_depth
+        run.activated = sum(c.reached_by == "activation" for c in run.candidates.values())
+        run.after_spread = len(run.candidates)
         with run.phase("spread"):
             if not depth or not seeds:
                 run.skipped["spread"] = "spread_depth is 0" if not depth else "nothing activated"
-            if run.candidates:
-                await phases.gather(deps, run.candidates, seeds, vector, depth, scope)
             if depth:
                 phases.spread(run.candidates, config, has_vector)
-            run.after_spread = len(run.candidates)
         with run.phase("cause"):
             if run.encoding.intent is Intent.CAUSAL and seeds:
                 run.links = await phases.cause(
@@ -253,17 +272,11 @@ class RetrievalCycle:
             deps.track([c.thought_id for c in run.final])
         return run
 
-    async def _encode(
-        self, request: RetrieveRequest
-    ) -> tuple[QueryEncoding, list[str], dict[str, list[float] | None]]:
-        """Phase 1: the encoding, the queries to activate with (sub-queries unless a pathway
-        other than attention is forced) and their vectors.
-
-        The question's embedding starts first, on its worker thread, and runs while the
-        encoding is computed (a date phrase costs dateparser tens of milliseconds); the
-        sub-queries of a multi-part question are embedded afterwards, in one more call. A
-        single-text call is what the provider's query cache remembers.
-        """
+    def _encode(self, request: RetrieveRequest) -> tuple[QueryEncoding, asyncio.Future[Any]]:
+        """Phase 1: the encoding, and the question's embedding, started first on its worker
+        thread so that it runs while the question is encoded (a date phrase costs dateparser
+        tens of milliseconds), routed and searched by keyword. A single-text call is what the
+        provider's query cache remembers."""
         text = request.query.strip()
         embedding = asyncio.ensure_future(self.deps.embed([text])) if text else None
         try:
@@ -273,16 +286,18 @@ class RetrievalCycle:
                 embedding.cancel()
             raise
         assert embedding is not None  # encode_query refuses a blank query
-        queries = (
-            encoding.sub_queries
-            if request.pathway in ("auto", Pathway.ATTENTION)
-            else [encoding.text]
-        )
-        vectors = {encoding.text: (await embedding)[0]}
+        return encoding, embedding
+
+    async def _vectors(
+        self, embedding: asyncio.Future[Any], text: str, queries: list[str]
+    ) -> dict[str, list[float] | None]:
+        """The vectors of the question and of the sub-queries to activate with (those in one
+        more provider call, after the question's)."""
+        vectors: dict[str, list[float] | None] = {text: (await embedding)[0]}
         rest = [q for q in queries if q not in vectors]
         if rest:
             vectors.update(zip(rest, await self.deps.embed(rest), strict=True))
-        return encoding, queries, vectors
+        return vectors
 
     def _recency(self, request: RetrieveRequest) -> RecencyReference | None:
         explicit = request.current_cycle

@@ -1,11 +1,12 @@
 """Phases 3-9 of the retrieval cycle over Neo4j, in phase order, each a small function with typed
 input and output.
 
-Round trips: Phase 3 runs the two search arms (in parallel); Phases 4 and 8 and the candidate
-records are one composed statement (``cypher/retrieval/gather.cypher``: spreading, fields and
-cosine to the query, computed in Cypher, so no vector is shipped); Phase 6 is one more
-statement, for causal queries only; Phase 8 reads the near-duplicate pairs among the head of the
-ranking only (``cypher/retrieval/duplicates.cypher``, one small statement, rarely two). The
+Round trips: Phase 3's keyword arm is one statement (run while the question is embedded: it
+needs no vector); the vector arm, Phase 4's spreading and the candidate records are one composed
+statement (``cypher/retrieval/activate_<strategy>.cypher``: fields and cosines computed in
+Cypher, so no vector is shipped); Phase 6 is one more statement, for causal queries only; Phase 8
+reads the near-duplicate pairs among the head of the ranking only
+(``cypher/retrieval/duplicates.cypher``, one small statement, rarely two). The
 orchestrator (:mod:`.orchestrator`) times them, counts candidates and assembles the response;
 nothing here reads a clock or builds Cypher.
 """
@@ -38,7 +39,11 @@ from engrava_graph.retrieval.scoring import (
 from engrava_graph.retrieval.types import TemporalRange
 from engrava_graph.search.fusion import RecencyReference, min_max
 
-_GATHER = cypher("retrieval/gather")
+_ACTIVATE = {
+    "exact": cypher("retrieval/activate_exact"),
+    "filtered": cypher("retrieval/activate_filtered"),
+    "index": cypher("retrieval/activate_index"),
+}
 _CAUSAL = cypher("retrieval/causal_chains")
 _DUPLICATES = cypher("retrieval/duplicates")
 
@@ -165,80 +170,57 @@ class Candidate:
         return [f"{a.via} from {a.from_id}" for a in ordered]
 
 
-# ------------------------------------------------------------------------- Phase 3: activate
+# ------------------------------------------------------------------ Phases 3-4: activate
+async def keyword(
+    deps: CycleDeps, queries: Sequence[str], profile: PathwayProfile, scope: dict[str, Any]
+) -> dict[str, float]:
+    """Phase 3, the keyword arm: each (sub-)query's BM25 hits, min-max normalised per query and
+    merged by max (``{thought_id: score in [0, 1]}``). Needs no vector, so the cycle runs it
+    while the question is embedded."""
+    runs = await asyncio.gather(
+        *(deps.arms.fulltext(q, profile.fulltext_k, scope) for q in queries)
+    )
+    found: dict[str, float] = {}
+    for hits in runs:
+        for thought_id, score in min_max(dict(hits)).items():
+            found[thought_id] = max(found.get(thought_id, 0.0), score)
+    return found
+
+
 async def activate(
     deps: CycleDeps,
-    queries: Sequence[str],
+    keyword_hits: Mapping[str, float],
     vectors: Sequence[list[float] | None],
-    profile: PathwayProfile,
-    scope: dict[str, Any],
-) -> tuple[dict[str, Candidate], str | None]:
-    """Phase 3: the keyword and vector arms for each (sub-)query, merged by max per memory;
-    each memory's activation is its similarity relative to the best match.
-
-    Returns:
-        ``({thought_id: Candidate}, vector strategy "exact" | "filtered" | "index" | None)``.
-    """
-
-    async def one(query: str, vector: list[float] | None) -> tuple[Any, Any]:
-        keyword = deps.arms.fulltext(query, profile.fulltext_k, scope)
-        if vector is None:
-            return await keyword, ([], None)
-        # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
-        floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
-        return await asyncio.gather(
-            keyword, deps.arms.vector(vector, profile.vector_k, scope, threshold=floor)
-        )
-
-    runs = await asyncio.gather(*(one(q, v) for q, v in zip(queries, vectors, strict=True)))
-    found: dict[str, Candidate] = {}
-    strategy = None
-    for keyword_hits, (vector_hits, plan) in runs:
-        strategy = plan.strategy if plan is not None else strategy
-        for tid, score in min_max(dict(keyword_hits)).items():
-            c = found.setdefault(tid, Candidate(tid))
-            c.keyword = max(c.keyword, score)
-        for tid, cos in vector_hits:
-            c = found.setdefault(tid, Candidate(tid))
-            c.cosine = max(c.cosine or 0.0, cos)
-    has_vector = any(v is not None for v in vectors)
-    best = max((c.similarity(deps.config, has_vector) for c in found.values()), default=0.0)
-    for c in found.values():
-        c.activation = c.similarity(deps.config, has_vector) / best if best > 0 else 1.0
-    return found, strategy
-
-
-def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
-    """The ``n`` most activated candidates (ties by id): where spreading and the causal walk
-    start."""
-    return sorted(candidates.values(), key=lambda c: (-c.activation, c.thought_id))[:n]
-
-
-# ------------------------------------------------------------- Phase 4: spread (+ records)
-async def gather(
-    deps: CycleDeps,
-    candidates: dict[str, Candidate],
-    seeds: Sequence[Candidate],
     vector: list[float] | None,
+    profile: PathwayProfile,
     depth: int,
     scope: dict[str, Any],
-) -> None:
-    """Phase 4 and the candidate records, one statement (``retrieval/gather``).
+) -> tuple[dict[str, Candidate], str]:
+    """Phases 3 and 4 and the candidate records, one statement (``retrieval/activate_<strategy>``):
+    the vector arm for each query vector joined with ``keyword_hits``; each memory's direct
+    similarity (its cosine the best of the arm's and the one to the question ``vector``, so a
+    keyword hit has its true cosine); spreading from the ``profile.seeds`` most similar (none when
+    ``depth`` is 0) over typed edges, conversation neighbours, shared entities/tags and temporal
+    proximity; and every candidate's fields and cosine, computed in Cypher (no vector is
+    shipped). Memories reached only by spreading have ``reached_by`` "spread"; each arrival
+    records the seed's direct similarity times the link weight (:func:`spread` turns them into
+    the ``spread`` signal); activation is the direct similarity relative to the best.
 
-    Spreading runs from ``seeds`` (none when ``depth`` is 0) and brings their linked memories
-    (typed edges, conversation neighbours, shared entities/tags, temporal proximity) into the
-    pool; memories reached only by spreading join ``candidates`` (reached_by "spread"). Every
-    candidate gets its fields and its cosine to the query; one that is not retrievable under
-    ``scope`` (or vanished) leaves. Each arrival records the seed's direct similarity times the
-    link weight; :func:`spread` turns them into the ``spread`` signal.
+    Returns:
+        ``({thought_id: Candidate}, vector strategy "exact" | "filtered" | "index")``.
     """
     config = deps.config
     has_vector = vector is not None
+    # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
+    floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
+    plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
     rows = await deps.executor.read(
-        _GATHER,
-        activated=list(candidates),
-        seeds=[s.thought_id for s in seeds] if depth else [],
+        _ACTIVATE[plan.strategy],
+        vectors=[[float(x) for x in v] for v in vectors if v is not None],
         vector=vector,
+        keyword=[{"thought_id": tid, "score": score} for tid, score in keyword_hits.items()],
+        vector_share=config.vector_share,
+        seeds=profile.seeds if depth else 0,
         edge_depth=max(depth, 1),
         window=config.conversation_window,
         per_node=config.per_node,
@@ -248,26 +230,41 @@ async def gather(
         max_fanout=config.max_entity_fanout,
         window_seconds=config.temporal_window_seconds,
         temporal_weight=config.temporal_link_weight,
+        **arm_params,
         **scope,
     )
-    seen: dict[str, Candidate] = {}
+    candidates: dict[str, Candidate] = {}
     for row in rows:
         fields = MemoryFields.from_row(row["fields"])
-        c = candidates.get(fields.thought_id) or Candidate(
-            fields.thought_id, reached_by="spread", hops=1
+        c = (
+            Candidate(fields.thought_id)
+            if row["activated"]
+            else Candidate(fields.thought_id, reached_by="spread", hops=1)
         )
         c.fields = fields
-        if row["similarity"] is not None:
-            c.cosine = max(c.cosine or 0.0, float(row["similarity"]))
+        c.cosine = None if row["similarity"] is None else float(row["similarity"])
+        c.keyword = float(row["keyword"] or 0.0)
+        candidates[c.thought_id] = c
+    activated = [c for c in candidates.values() if c.reached_by == "activation"]
+    best = max((c.similarity(config, has_vector) for c in activated), default=0.0)
+    for row in rows:
+        c = candidates[row["fields"]["thought_id"]]
+        if c.reached_by == "activation":
+            c.activation = c.similarity(config, has_vector) / best if best > 0 else 1.0
         for arrival in row["arrivals"]:
             parent = candidates.get(arrival["from_id"])
             strength = (parent.similarity(config, has_vector) if parent else 0.0) * float(
                 arrival["weight"]
             )
             c.arrivals.append(Arrival(arrival["from_id"], arrival["via"], strength))
-        seen[c.thought_id] = c
-    candidates.clear()
-    candidates.update(seen)
+    return candidates, plan.strategy
+
+
+def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
+    """The ``n`` most activated candidates (ties by id): where spreading and the causal walk
+    start (the same order ``retrieval/_activate_and_spread`` chose its seeds in)."""
+    activated = (c for c in candidates.values() if c.reached_by == "activation")
+    return sorted(activated, key=lambda c: (-c.activation, c.thought_id))[:n]
 
 
 def spread(candidates: Mapping[str, Candidate], config: RetrievalConfig, has_vector: bool) -> None:

@@ -3,10 +3,11 @@
 Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
 one query per analysed term, and scores the candidates with BM25 over the namespace's own
 statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores;
-the vector arm searches a namespace small next to the database by exact cosine, and a larger one
-through the HNSW index: on Neo4j 2026.x filtered inside the index (``SEARCH … WHERE`` on the
-namespace and lifecycle filter properties, strategy ``"filtered"``); on 5.26, whose vector index
-ranks the whole database before any ``WHERE``, over-fetched by the database/namespace size ratio
+the vector arm searches through the HNSW index: on Neo4j 2026.x filtered inside the index at any
+namespace size (``SEARCH … WHERE`` on the namespace and lifecycle filter properties, strategy
+``"filtered"``; Lucene searches a small filtered set exactly); on 5.26, whose vector index ranks
+the whole database before any ``WHERE``, a namespace small next to the database by exact cosine
+(strategy ``"exact"``) and a larger one over-fetched by the database/namespace size ratio
 (strategy ``"index"``). The line is read once per connection
 (:func:`~engrava_graph.graph.dialect.server_line`); the choice is reported.
 
@@ -163,30 +164,52 @@ class SearchArms:
             scope: the ``search/_retrievable`` parameters.
             threshold: minimum cosine similarity in [0, 1].
         """
-        plan = await self._plan(top_k, await self._filtered_count(scope))
+        plan, params = await self.vector_plan(top_k, scope, threshold=threshold)
         rows = await self._executor.read(
             _VECTOR_STATEMENTS[plan.strategy],
             vector=[float(x) for x in vector],
-            fetch_k=plan.fetch_k,
-            top_k=top_k,
-            # A cosine clipped to 0 passes a threshold of 0: negative cosines are kept.
-            min_score=cosine_to_index_score(threshold) if threshold > 0 else 0.0,
-            statuses=_EVERY_STATUS if scope["include_archived"] else _UNARCHIVED,
+            **params,
             **scope,
         )
         return [(r["thought_id"], index_score_to_cosine(float(r["score"]))) for r in rows], plan
 
+    async def vector_plan(
+        self, top_k: int, scope: dict[str, Any], *, threshold: float = 0.0
+    ) -> tuple[VectorPlan, dict[str, Any]]:
+        """How the vector arm runs for ``scope`` and the parameters of its fragment
+        (``search/_vector_<strategy>``: ``fetch_k``, ``top_k``, ``min_score``, ``statuses``),
+        for :meth:`vector` and for statements that compose the arm (the retrieval cycle's).
+
+        Args:
+            top_k: results wanted.
+            scope: the ``search/_retrievable`` parameters.
+            threshold: minimum cosine similarity in [0, 1].
+        """
+        plan = await self._plan(top_k, await self._filtered_count(scope))
+        return plan, {
+            "fetch_k": plan.fetch_k,
+            "top_k": top_k,
+            # A cosine clipped to 0 passes a threshold of 0: negative cosines are kept.
+            "min_score": cosine_to_index_score(threshold) if threshold > 0 else 0.0,
+            "statuses": _EVERY_STATUS if scope["include_archived"] else _UNARCHIVED,
+        }
+
     async def _plan(self, top_k: int, filtered: int | None) -> VectorPlan:
-        """Exact cosine when the namespace (or the part of it passing the metadata filter) is
-        small; else on 2026.x the index filtered to the namespace, over-fetched only by the
-        namespace/candidates ratio of a metadata filter (which the index cannot hold); on 5.26
-        the index over-fetched by the database/candidates ratio."""
+        """On 2026.x without a metadata filter, the index filtered to the namespace and
+        lifecycle, at any size (it holds every filter; Lucene searches a small filtered set
+        exactly). Otherwise exact cosine when the namespace (or the part of it passing the
+        metadata filter) is small; else on 2026.x the filtered index over-fetched by the
+        namespace/candidates ratio of the metadata filter (which the index cannot hold), and on
+        5.26 the index over-fetched by the database/candidates ratio."""
+        k = max(top_k, INDEX_FLOOR_K)
+        filtered_index = (await server_line(self._executor)).filtered_vector_index
+        if filtered_index and filtered is None:
+            return VectorPlan("filtered", k)
         in_namespace, _, in_database = await self._namespace_stats()
         candidates = in_namespace if filtered is None else filtered
         if candidates <= self._config.exact_vector_max_thoughts:
             return VectorPlan("exact", top_k)
-        k = max(top_k, INDEX_FLOOR_K)
-        if (await server_line(self._executor)).filtered_vector_index:
+        if filtered_index:
             return VectorPlan("filtered", index_fetch_k(k, candidates, in_namespace, 1))
         return VectorPlan(
             "index", index_fetch_k(k, candidates, in_database, self._config.vector_overfetch)

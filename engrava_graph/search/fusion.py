@@ -37,8 +37,10 @@ class SearchConfig(BoundedModel):
     Attributes:
         fts_weight, vector_weight, priority_weight: fusion weights (>= 0); the recency weight
             and half-lives are in :class:`TimeConfig`, which ``retrieve`` reads too.
-        exact_vector_max_thoughts: a namespace with at most this many thoughts is searched by
-            exact cosine; a larger one by the HNSW vector index, over-fetched.
+        exact_vector_max_thoughts: on Neo4j 5.26, or under a metadata filter, a namespace (or
+            filtered set) with at most this many thoughts is searched by exact cosine, a larger
+            one by the HNSW vector index, over-fetched (2026.x without a metadata filter always
+            searches the index filtered to the namespace).
         vector_overfetch: minimum ANN over-fetch factor (raised by the database/namespace ratio).
         reflection_topk_cap: at most ``int(top_k * cap)`` REFLECTIONs in a result list (the
             peer's ``reflection_topk_cap``: 1 of a top 5); the rest make room for other thoughts.

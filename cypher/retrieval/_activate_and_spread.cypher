@@ -1,0 +1,47 @@
+// Fragment: Phases 3 and 4 after the arms, and the candidate records. Input rows: t (node),
+// vscore (the vector arm's index score for one query vector, or null), kw (the keyword arm's
+// normalised BM25 in [0, 1], or null). Per memory: the keyword score, the cosine (the best of
+// the vector arm's and the cosine to the question $vector, so a keyword hit has its true one)
+// and the direct similarity (retrieval/_similarity); the $seeds most similar (ties by id) spread
+// (retrieval/_neighbours); then, for every activated or reached memory that is retrievable, its
+// fields, cosine and where spreading brought it from. No vector leaves the server.
+// params: $vector (LIST<FLOAT> or null), $vector_share, $seeds (INTEGER, 0 = no spreading),
+//         the retrieval/_neighbours params and the search/_retrievable params
+// returns: fields (MAP, retrieval/_candidate_fields), similarity (FLOAT cosine in [0, 1] or
+//          null), keyword (FLOAT in [0, 1] or null; null = not activated), activated (BOOLEAN),
+//          arrivals (LIST<MAP {from_id, via, weight}>)
+WITH t, max(vscore) AS vscore, max(kw) AS kw
+WITH t, kw, CASE WHEN vscore IS NULL THEN null WHEN vscore < 0.5 THEN 0.0
+                 ELSE 2.0 * vscore - 1.0 END AS arm_cosine, {{> retrieval/_cosine}} AS cosine
+WITH t, kw, CASE WHEN arm_cosine IS NULL OR (cosine IS NOT NULL AND cosine >= arm_cosine)
+                 THEN cosine ELSE arm_cosine END AS cosine
+WITH t, kw, cosine,
+     CASE WHEN $vector IS NULL THEN coalesce(kw, 0.0)
+          ELSE $vector_share * coalesce(cosine, 0.0) + (1.0 - $vector_share) * coalesce(kw, 0.0)
+     END AS similarity
+ORDER BY similarity DESC, t.thought_id
+WITH collect({t: t, keyword: coalesce(kw, 0.0), cosine: cosine}) AS activated
+CALL (activated) {
+  UNWIND activated AS a
+  RETURN a.t AS t, a.keyword AS keyword, a.cosine AS cosine, 1 AS active,
+         null AS from_id, null AS via, 0.0 AS weight
+  UNION ALL
+  WITH activated, [a IN activated | a.t] AS activated_nodes
+  CALL (activated_nodes) {
+    UNWIND activated_nodes AS t
+    MATCH (t)-[:MENTIONS|TAGGED]->(x)
+    RETURN collect([t, x]) AS linked
+  }
+  UNWIND activated[0..$seeds] AS seed
+  WITH seed.t AS s, activated_nodes, linked
+  CALL (s, activated_nodes, linked) {
+    {{> retrieval/_neighbours}}
+  }
+  RETURN t, null AS keyword, null AS cosine, 0 AS active, s.thought_id AS from_id, via, weight
+}
+WITH t, max(keyword) AS keyword, max(cosine) AS cosine, max(active) AS active,
+     collect(CASE WHEN from_id IS NOT NULL
+                  THEN {from_id: from_id, via: via, weight: weight} END) AS arrivals
+RETURN {{> retrieval/_candidate_fields}} AS fields,
+       CASE WHEN active = 1 THEN cosine ELSE {{> retrieval/_cosine}} END AS similarity,
+       keyword, active = 1 AS activated, arrivals

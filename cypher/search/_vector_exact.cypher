@@ -1,0 +1,12 @@
+// Fragment (inside `CALL (v) { … }`), vector arm, exact: cosine between the query vector `v`
+// and every embedded retrievable thought of the namespace; the $top_k best at or above
+// $min_score (used when the namespace, or the part passing a metadata filter, is small).
+// params: $top_k, $min_score (FLOAT, index score in [0, 1]), and the _retrievable params
+// yields: t (node), score (FLOAT, Neo4j's cosine score (1 + cos) / 2)
+MATCH (t:Thought {namespace: $namespace})
+WHERE t.embedding IS NOT NULL AND {{> search/_retrievable}}
+WITH t, vector.similarity.cosine(t.embedding, v) AS score
+WHERE score >= $min_score
+RETURN t, score
+ORDER BY score DESC, t.thought_id
+LIMIT $top_k
