@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
+from engrava_graph.graph.executor import RoundTrips
 from engrava_graph.model import (
     EdgeType,
     Priority,
@@ -176,6 +177,16 @@ async def test_explain_counts_match_retrieve(store, outage):
     assert len(debug.candidates) >= debug.candidates_final
     assert sum(c.dropped_in is None for c in debug.candidates) == len(result.results)
     assert summary.pathway_scores.selected == summary.pathway_selected
+
+
+async def test_a_question_costs_two_reads_after_its_embedding_and_one_before(store, outage):
+    """The keyword arm (needs no vector), then one composed read (vector arm, spreading,
+    records), then the near-duplicate read; the namespace statistics are cached."""
+    await store.retrieve("Who had pizza for lunch?", now=NOW)
+    with store.executor.counting() as sent:
+        result = await store.retrieve("Who had pizza for lunch?", now=NOW)
+    assert "cause" in result.skipped_phases
+    assert sent == RoundTrips(transactions=3, round_trips=3, statements=3)
 
 
 async def test_pathway_override_and_confidences(store, outage):
