@@ -159,8 +159,17 @@ class SearchMixin(StoreBase):
             recency_now_half_life=recency_now_half_life,
         )
         scope = self.retrievable_scope(include_archived=include_archived, filters=filters)
-        vector = await self._query_vector(query_text, query_vector)
+        # The keyword arm needs no vector: it runs while the query is embedded.
+        fts_call = asyncio.ensure_future(
+            self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
+        )
+        try:
+            vector = await self._query_vector(query_text, query_vector)
+        except BaseException:
+            fts_call.cancel()
+            raise
         if not query_text.strip() and vector is None:
+            fts_call.cancel()
             rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
             ids = [r["thought_id"] for r in rows]
             self._track(ids)
@@ -168,7 +177,6 @@ class SearchMixin(StoreBase):
                 results=[(i, 0.0) for i in ids],
                 recency_axis=recency.axis.value if recency else None,
             )
-        fts_call = self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
         if vector is None:
             fts_hits, vec_hits = await fts_call, list[Any]()
         else:
