@@ -11,6 +11,7 @@
   vectors left in the HNSW index by earlier runs).
 - :func:`fill_synthetic_namespace`: a namespace of our store filled (or completed) with the
   synthetic corpus, in chunks, with cached vectors.
+- :func:`project_store`: our store on the project's Neo4j with the bundled provider.
 - :func:`jaccard`, :func:`chunks`, :func:`machine_info`, :func:`loadavg`, :func:`quiet_runtime`.
 
 Import it from a benchmark script run as ``python benchmarks/<name>.py`` (``benchmarks/`` is then
@@ -211,6 +212,23 @@ def fresh_local_neo4j(name: str, settings: Any = None) -> Iterator[Any]:
         yield info
     finally:
         server.stop()
+
+
+def project_store() -> Any:
+    """A ``Neo4jEngravaCore`` on the project's Neo4j (``NEO4J_URI``/``NEO4J_USER``/
+    ``NEO4J_PASSWORD``, else the project's resolution) with the bundled all-MiniLM-L6-v2
+    ``SentenceTransformerProvider``; the caller closes it."""
+    from engrava_graph.core import Neo4jEngravaCore
+    from engrava_graph.embeddings import SentenceTransformerProvider
+    from engrava_graph.graph.connection import resolve_connection
+
+    info = resolve_connection()
+    return Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        embedding_provider=SentenceTransformerProvider(),
+    )
 
 
 async def fill_synthetic_namespace(

@@ -38,8 +38,9 @@ from rich.progress import Progress
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
+from _common import project_store
+
 from engrava_graph.cli.demo import resolve_dataset
-from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.demo.ingest import IngestMode
 from engrava_graph.demo.pipeline import DemoOptions, run_demo
 from engrava_graph.demo.report import (
@@ -50,8 +51,6 @@ from engrava_graph.demo.report import (
     routing_lines,
     score_table,
 )
-from engrava_graph.embeddings import SentenceTransformerProvider
-from engrava_graph.graph.connection import resolve_connection
 
 
 def _arguments() -> argparse.Namespace:
@@ -103,13 +102,7 @@ async def main() -> None:
         fusion=True,
         routing=not args.no_routing,
     )
-    info = resolve_connection()
-    base = Neo4jEngravaCore.from_uri(
-        info.uri,
-        auth=(info.user, info.password),
-        database=info.database,
-        embedding_provider=SentenceTransformerProvider(),
-    )
+    base = project_store()
     try:
         with Progress(console=console) as progress:
             figures = await run_demo(base, options, progress)

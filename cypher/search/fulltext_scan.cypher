@@ -1,19 +1,21 @@
 // Keyword arm under a selective filter: every retrievable thought of the namespace (the caller
-// checked there are few) with its text, and each query term's document frequency in the
-// namespace from the full-text index, so BM25 ranks the filtered set itself.
+// checked there are few) with its text, so BM25 ranks the filtered set itself, and the
+// namespace's thoughts the full-text index matches for any query term (as search/fulltext),
+// whose texts give the terms' document frequencies in the namespace.
 // params: $term_queries (LIST<MAP {term: STRING, query: STRING (escaped Lucene)}>),
 //         $per_term_limit (INTEGER), and the _retrievable params
-// returns: terms (LIST<MAP {term, df, ids}>), docs (LIST<MAP {thought_id, essence, content}>)
-UNWIND $term_queries AS tq
-CALL (tq) {
+// returns: one row, matched (LIST<MAP {thought_id, essence, content}>),
+//          docs (LIST<MAP {thought_id, essence, content}>)
+CALL () {
+  UNWIND $term_queries AS tq
   CALL db.index.fulltext.queryNodes('thought_text', tq.query, {limit: $per_term_limit})
-  YIELD node
-  RETURN count(node) AS df, collect(node.thought_id) AS ids
+  YIELD node AS t
+  WITH DISTINCT t
+  RETURN collect({thought_id: t.thought_id, essence: t.essence, content: t.content}) AS matched
 }
-WITH collect({term: tq.term, df: df, ids: ids}) AS terms
 CALL () {
   MATCH (t:Thought {namespace: $namespace})
   WHERE {{> search/_retrievable}}
   RETURN collect({thought_id: t.thought_id, essence: t.essence, content: t.content}) AS docs
 }
-RETURN terms, docs
+RETURN matched, docs

@@ -6,8 +6,9 @@ and ``explain`` (the retrieval cycle), ``remember``, ``create_thought``, ``get_t
 ``create_edge``, ``get_edge``, ``get_edges``, ``delete_edge``, ``dream``, ``get_dream``,
 ``wait_for_dream`` and ``health``. They return the library's models and raise its typed errors.
 A result's ``confidence`` is the calibrated probability that the memory answers the question
-(docs/retrieval.md): on the example's memories, clear matches score about 0.5 and unrelated
-ones below 0.1 (tests/integration/test_client_spec_examples.py runs it)::
+(docs/retrieval.md): on the spec example's memories, "deploy schedule" gives the deployment
+window about 0.8, the two other deploy notes about 0.35 and unrelated ones below 0.1
+(tests/integration/test_client_spec_examples.py runs it)::
 
     from engrava_graph.client import Client
 

@@ -601,15 +601,17 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
 # --------------------------------------------------------------------------- Phase 9: score
 def score(ranked: Sequence[Candidate], config: RetrievalConfig) -> None:
     """Phase 9: each candidate's confidence, the calibrated probability that it answers the
-    query (:func:`.scoring.calibrated_confidence` of its composite and its lead over the
-    next-ranked candidate), never above the confidence of a higher-ranked one, so the
-    response is ordered by rank and by confidence alike. ``ranked`` must be in Phase 7 order."""
+    query (:func:`.scoring.calibrated_confidence` of its composite, its lead over the
+    next-ranked candidate, its rank and how many candidates compete), never above the confidence
+    of a higher-ranked one, so the response is ordered by rank and by confidence alike.
+    ``ranked`` must be in Phase 7 order."""
     ceiling = 1.0
     for i, c in enumerate(ranked):
         following = ranked[i + 1].composite if i + 1 < len(ranked) else c.composite
-        ceiling = min(
-            ceiling, calibrated_confidence(c.composite, c.composite - following, config.calibration)
+        confidence = calibrated_confidence(
+            c.composite, c.composite - following, i, len(ranked), config.calibration
         )
+        ceiling = min(ceiling, confidence)
         c.confidence = ceiling
 
 

@@ -279,45 +279,69 @@ def composite_score(signals: CandidateSignals, weights: RankWeights) -> float:
 
 
 class Calibration(BaseModel):
-    """A logistic map from a candidate's Phase 7 scores to the probability that it answers the
+    """A logistic map from a candidate's Phase 9 inputs to the probability that it answers the
     query (Platt scaling, Platt 1999)::
 
-        confidence = 1 / (1 + exp(-(bias + composite_coef * composite + lead_coef * lead)))
+        z = bias + composite_coef * composite + lead_coef * lead
+            - pool_coef * ln(candidates) - rank_coef * ln(1 + rank)
+            + (first_bias - first_pool_coef * ln(candidates))   [first-ranked result only]
+        confidence = 1 / (1 + exp(-z))
 
     where ``lead`` is the composite's margin over the next-ranked candidate (a memory that
-    stands out is likelier right than one among equals). Both coefficients are non-negative, so
-    confidence is monotone in the composite and in the lead.
+    stands out is likelier right than one among equals), ``rank`` its 0-based place in the
+    ranking and ``candidates`` how many memories were ranked: the prior that a result is right
+    falls down the ranking and as more memories compete, and the first result's more steeply
+    (one right memory among 3 is first far more often than one among 80). Every coefficient is
+    non-negative, so confidence rises with the composite and the lead and falls with the rank
+    and the pool.
 
-    The defaults were fitted by logistic regression on LoCoMo (one memory per turn, the tuning
-    conversations conv-26, conv-30, conv-41 and conv-42 only; label = the result is one of the
-    question's evidence turns; every result of ``retrieve(top_k=10)`` with all defaults and
-    ``now`` = the day after the last session; 7,550 results, 9.2 % of them evidence). In-sample
-    expected calibration error 0.014 (10 bins, confidences capped down the ranking as Phase 9
-    does). See docs/retrieval.md, "Confidence".
+    The defaults were fitted by logistic regression (``benchmarks/fit_calibration.py``) on LoCoMo
+    (one memory per turn), the tuning conversations conv-26, conv-30, conv-41 and conv-42 only,
+    at three store sizes: each whole conversation, each of its sessions alone, and per question
+    small stores of 3 and 10 memories (its evidence turns and random other turns); label = the
+    result is one of the question's evidence turns; every result of ``retrieve(top_k=10)`` with
+    all defaults and ``now`` = the day after the last session (26,494 results, 13.1 % evidence).
+    In-sample expected calibration error (10 bins, confidences capped down the ranking as Phase
+    9 does): 0.016 whole, 0.016 sessions, 0.013 small stores. See docs/retrieval.md,
+    "Confidence".
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    bias: float = -5.425
-    composite_coef: float = Field(default=7.08, ge=0.0)
-    lead_coef: float = Field(default=14.387, ge=0.0)
+    bias: float = -1.772
+    composite_coef: float = Field(default=1.789, ge=0.0)
+    lead_coef: float = Field(default=11.014, ge=0.0)
+    pool_coef: float = Field(default=0.114, ge=0.0)
+    rank_coef: float = Field(default=1.038, ge=0.0)
+    first_bias: float = Field(default=2.732, ge=0.0)
+    first_pool_coef: float = Field(default=0.529, ge=0.0)
 
 
-def calibrated_confidence(composite: float, lead: float, calibration: Calibration) -> float:
+def calibrated_confidence(
+    composite: float, lead: float, rank: int, candidates: int, calibration: Calibration
+) -> float:
     """Phase 9 confidence: the calibrated probability in [0, 1] that a memory answers the query.
 
     Args:
         composite: its Phase 7 score in [0, 1].
         lead: its composite minus the next-ranked candidate's (0 for ties and for the last
             candidate).
+        rank: its 0-based place in the ranking (negative counts as 0).
+        candidates: how many candidates were ranked (at least 1 counts).
         calibration: the fitted map (:class:`Calibration`).
 
     Returns:
-        Confidence in [0, 1], non-decreasing in ``composite`` and in ``lead``.
+        Confidence in [0, 1], non-decreasing in ``composite`` and in ``lead``, non-increasing
+        in ``candidates`` and in ``rank``.
     """
+    pool = math.log(max(candidates, 1))
     z = (
         calibration.bias
         + calibration.composite_coef * composite
         + calibration.lead_coef * max(lead, 0.0)
+        - calibration.pool_coef * pool
+        - calibration.rank_coef * math.log1p(max(rank, 0))
     )
+    if rank <= 0:
+        z += calibration.first_bias - calibration.first_pool_coef * pool
     return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0

@@ -135,22 +135,16 @@ class SearchArms:
                 "full-text query refused (%s) for %d terms; keyword arm empty", exc.code, len(terms)
             )
             return []
-        if not rows:
-            return []
-        matched: dict[str, set[str]] = {}
-        for entry in rows[0]["terms"]:
-            for thought_id in entry["ids"]:
-                matched.setdefault(thought_id, set()).add(entry["term"])
+        matched = rows[0]["matched"]
+        df = bm25.document_frequencies(
+            (bm25.keyword_text(d["essence"], d["content"]) for d in matched), terms
+        )
+        docs = rows[0]["docs"] if scan else [d for d in matched if d["retrievable"]]
         candidates = [
-            bm25.Candidate(
-                d["thought_id"],
-                bm25.keyword_text(d["essence"], d["content"]),
-                frozenset(matched.get(d["thought_id"], ())),
-            )
-            for d in rows[0]["docs"]
+            bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]))
+            for d in docs
         ]
         documents, mean_length, _ = await self._namespace_stats()
-        df = {entry["term"]: int(entry["df"]) for entry in rows[0]["terms"]}
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
     async def vector(

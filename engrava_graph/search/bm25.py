@@ -4,7 +4,8 @@ Neo4j's full-text index scores with BM25 over the whole database (every namespac
 documents until Lucene merges its segments), so a namespace's keyword ranking would depend on
 other tenants' data. The keyword arm therefore uses the index only to find candidates and
 scores them here with the namespace's own statistics: document count, mean document length,
-and each term's document frequency within the namespace.
+and each term's document frequency within the namespace, counted on the texts the index matched
+with the same analysis as the query (:func:`~engrava_graph.search.lucene.analyse`).
 
 Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
 
@@ -62,13 +63,10 @@ class Candidate:
     Attributes:
         thought_id: its id.
         text: its :func:`keyword_text`.
-        matched: the query terms the index matched it for (stemmed by Lucene's analyzer, so a
-            match this module's lighter stemming misses still counts as one occurrence).
     """
 
     thought_id: str
     text: str
-    matched: frozenset[str]
 
 
 @lru_cache(maxsize=16_384)
@@ -76,6 +74,23 @@ def term_counts(text: str) -> Counter[str]:
     """How often each term occurs in ``text`` (:func:`~engrava_graph.search.lucene.analyse`),
     memoised: a namespace's texts recur across queries. Do not mutate the result."""
     return Counter(analyse(text))
+
+
+def document_frequencies(texts: Iterable[str], terms: Iterable[str]) -> dict[str, int]:
+    """How many of ``texts`` contain each of ``terms`` (analysed as :func:`term_counts` does).
+
+    Examples:
+        >>> document_frequencies(["Deploy failed", "The deployment window", "lunch"], ["deploy"])
+        {'deploy': 2}
+    """
+    wanted = list(terms)
+    df = dict.fromkeys(wanted, 0)
+    for text in texts:
+        counts = term_counts(text)
+        for term in wanted:
+            if term in counts:
+                df[term] += 1
+    return df
 
 
 def idf(documents: int, df: int) -> float:
@@ -111,7 +126,7 @@ def score(
         norm = K1 * (1.0 - B + B * len(candidate.text) / avgdl)
         total = 0.0
         for term, weight in weights.items():
-            tf = counts.get(term, 0) or (1 if term in candidate.matched else 0)
+            tf = counts.get(term, 0)
             if tf:
                 total += weight * tf * (K1 + 1.0) / (tf + norm)
         if total > 0.0:

@@ -1,11 +1,17 @@
 """Text analysis of the keyword arm, and the safe Lucene queries it sends to Neo4j's full-text
 index.
 
-The index (English analyzer) only finds candidates: one Lucene query per analysed query term,
-each required to be in the namespace (``+ns_token:``), so no query ever has more than two
-clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached, whatever the text's length or
-script). Scoring is BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
-on the analysis below:
+The index (Neo4j's ``english`` analyzer: Lucene's ``EnglishAnalyzer``, Porter's 1980 stemmer)
+only finds candidates: one Lucene query per analysed query term, each required to be in the
+namespace (``+ns_token:``), the term itself (which Lucene stems again with Porter) or, for a term
+of four characters or more, any indexed term it begins (``deploy*``), so no query ever has more
+than three clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached, whatever the text's
+length or script; a prefix expands in constant-score mode, outside that count). The prefix is
+what joins a word to a derived form where Porter does not: Porter stems ``deploy`` to ``deploi``
+but ``deployment`` to ``deploy``. Matching and scoring are then decided here, on the texts the
+index returned: BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
+term frequencies and document frequencies both counted with the analysis below, so the query
+and the documents are analysed alike:
 
 - tokens: runs of letters/digits (joined by underscores, as in ``DATABASE_URL``: Unicode word
   segmentation keeps such identifiers whole), lowercased; each Han ideograph, Hiragana and Katakana
@@ -13,12 +19,15 @@ on the analysis below:
 - stop words: Lucene's English stop set (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``), English
   question words, pronouns and auxiliary verbs, and one-letter Latin tokens (possessive ``s``,
   ``i``), so a query made only of them has no terms (no keyword signal);
-- light stemming: Lucene's ``EnglishMinimalStemmer`` (Harman's S-stemmer, plural ``-s``/``-ies``).
+- stemming: the Snowball English stemmer (Porter2, :mod:`engrava_graph.search.snowball`, as
+  Lucene's ``SnowballFilter``): ``deploy``, ``deployed``, ``deployment`` all give ``deploy``.
 """
 
 from __future__ import annotations
 
 import re
+
+from engrava_graph.search.snowball import english_stem
 
 #: Lucene's EnglishAnalyzer stop set (org.apache.lucene.analysis.en.EnglishAnalyzer).
 LUCENE_STOP_WORDS = frozenset(
@@ -44,23 +53,8 @@ _SINGLE_CHAR_TERM = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-
 
 #: At most this many distinct terms of a query are searched (one Lucene query each).
 MAX_QUERY_TERMS = 32
-
-
-def minimal_stem(word: str) -> str:
-    """Lucene's ``EnglishMinimalStemmer`` (Harman 1991): plural endings only.
-
-    Examples:
-        >>> [minimal_stem(w) for w in ["stories", "dogs", "boxes", "shoes", "bus", "glass"]]
-        ['story', 'dog', 'boxe', 'shoes', 'bus', 'glass']
-    """
-    if len(word) < 3 or word[-1] != "s" or word[-2] in "us":
-        return word
-    if word[-2] == "e":
-        if len(word) > 3 and word[-3] == "i" and word[-4] not in "ae":
-            return word[:-3] + "y"
-        if word[-3] in "iaoe":
-            return word
-    return word[:-1]
+#: A term this long or longer is also searched as a prefix of indexed terms.
+PREFIX_MIN_LENGTH = 4
 
 
 def analyse(text: str) -> list[str]:
@@ -68,15 +62,15 @@ def analyse(text: str) -> list[str]:
 
     Examples:
         >>> analyse("Is it on? Caroline's dogs, 北京!")
-        ['caroline', 'dog', '北', '京']
-        >>> analyse("The PR dropped DATABASE_URL")
-        ['pr', 'dropped', 'database_url']
+        ['carolin', 'dog', '北', '京']
+        >>> analyse("The PR dropped DATABASE_URL; deployments")
+        ['pr', 'drop', 'database_url', 'deploy']
     """
     terms = []
     for token in _TOKEN.findall(text.lower()):
         if token in STOP_WORDS or (len(token) == 1 and not _SINGLE_CHAR_TERM.match(token)):
             continue
-        terms.append(minimal_stem(token))
+        terms.append(english_stem(token))
     return terms
 
 
@@ -87,9 +81,16 @@ def query_terms(text: str) -> list[str]:
 
 
 def term_query(term: str, ns_token: str) -> str:
-    """The Lucene query for one analysed term inside the namespace ``ns_token``.
+    """The Lucene query for one analysed term inside the namespace ``ns_token``: the term, or
+    any indexed term it begins when it has at least :data:`PREFIX_MIN_LENGTH` characters.
 
     ``term`` is letters, digits and inner underscores only (from :func:`analyse`), so nothing
     needs escaping and no operator can be formed (``and``/``or``/``not`` are stop words).
+
+    Examples:
+        >>> term_query("deploy", "ns61"), term_query("pr", "ns61")
+        ('+ns_token:ns61 +(deploy deploy*)', '+ns_token:ns61 +pr')
     """
-    return f"+ns_token:{ns_token} +{term}"
+    if len(term) < PREFIX_MIN_LENGTH:
+        return f"+ns_token:{ns_token} +{term}"
+    return f"+ns_token:{ns_token} +({term} {term}*)"

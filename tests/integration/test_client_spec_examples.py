@@ -233,12 +233,6 @@ async def test_routing_example_prints_the_pathway_scores_dict(
     assert max(scores, key=scores.__getitem__) == explanation.pathway_selected
 
 
-@pytest.mark.xfail(
-    reason="open (recall issue): confidence is now a probability calibrated on LoCoMo evidence "
-    "(base rate 7.6 %), which puts even a reinforced P1 top match below 0.7; the spec's example "
-    "needs a calibration that also knows strong matches",
-    strict=False,
-)
 async def test_confidence_example_prints_results_above_the_threshold(
     examples: list[str], client: Client | AsyncClient
 ) -> None:

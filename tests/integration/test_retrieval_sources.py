@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from engrava_graph.model import EdgeType
 from tests.factories import edge, thought
 
@@ -116,13 +114,6 @@ async def test_last_weeks_memory_beats_an_older_more_similar_one(store):
     assert explanation.temporal is not None and explanation.temporal.reference == "last week"
 
 
-@pytest.mark.xfail(
-    reason="open: the keyword arm matches 'deploy' only in 'Deploy failed at 3pm' "
-    "(no stemming of 'deployment'), and min-max makes a lone keyword hit 1.0, "
-    "which outweighs the window's higher cosine; and confidence calibrated on "
-    "LoCoMo evidence gives a top result with composite ~0.5 about 0.15",
-    strict=False,
-)
 async def test_the_readme_example_finds_the_deployment_window_first_and_confident(store):
     window = await store.remember(
         "The deployment window is Tuesday 2-4pm UTC", metadata={"topic": "deploy"}

@@ -164,25 +164,62 @@ def test_composite_score_is_the_weighted_sum() -> None:
 
 @pytest.mark.parametrize("lead", [0.0, 0.05, 0.2])
 def test_calibrated_confidence_is_monotone_in_the_composite(lead: float) -> None:
-    values = [calibrated_confidence(float(x), lead, Calibration()) for x in np.linspace(0, 1, 21)]
+    values = [
+        calibrated_confidence(float(x), lead, 0, 30, Calibration()) for x in np.linspace(0, 1, 21)
+    ]
     assert all(0.0 <= v <= 1.0 for v in values)
     assert all(b >= a for a, b in itertools.pairwise(values))
 
 
 def test_calibrated_confidence_grows_with_the_lead_over_the_next() -> None:
-    values = [calibrated_confidence(0.5, float(x), Calibration()) for x in np.linspace(0, 0.5, 11)]
+    values = [
+        calibrated_confidence(0.5, float(x), 1, 30, Calibration()) for x in np.linspace(0, 0.5, 11)
+    ]
     assert all(b >= a for a, b in itertools.pairwise(values))
-    assert calibrated_confidence(0.5, -0.1, Calibration()) == calibrated_confidence(
-        0.5, 0.0, Calibration()
+    assert calibrated_confidence(0.5, -0.1, 1, 30, Calibration()) == calibrated_confidence(
+        0.5, 0.0, 1, 30, Calibration()
     )
 
 
+@pytest.mark.parametrize("rank", [0, 1, 5])
+def test_calibrated_confidence_falls_as_more_candidates_compete(rank: int) -> None:
+    values = [calibrated_confidence(0.5, 0.05, rank, n, Calibration()) for n in (0, 1, 3, 10, 100)]
+    assert values[0] == values[1]
+    assert all(b < a for a, b in itertools.pairwise(values[1:]))
+
+
+def test_calibrated_confidence_falls_down_the_ranking() -> None:
+    values = [calibrated_confidence(0.5, 0.05, r, 30, Calibration()) for r in (-1, 0, 1, 2, 9)]
+    assert values[0] == values[1]
+    assert all(b < a for a, b in itertools.pairwise(values[1:]))
+
+
+def test_a_clear_first_match_among_few_memories_is_confident() -> None:
+    """The README's store: three memories, the first ranked a little ahead of the second."""
+    assert calibrated_confidence(0.387, 0.018, 0, 3, Calibration()) >= 0.7
+    assert calibrated_confidence(0.387, 0.018, 0, 80, Calibration()) < 0.5
+
+
 def test_calibration_is_a_logistic_map() -> None:
-    calibration = Calibration(bias=-2.0, composite_coef=4.0, lead_coef=0.0)
-    assert math.isclose(calibrated_confidence(0.5, 0.3, calibration), 0.5)
-    assert calibrated_confidence(0.0, 0.0, Calibration(bias=-1e6)) == 0.0
+    calibration = Calibration(
+        bias=-2.0,
+        composite_coef=4.0,
+        lead_coef=0.0,
+        pool_coef=1.0,
+        rank_coef=0.0,
+        first_bias=0.0,
+        first_pool_coef=0.0,
+    )
+    assert math.isclose(calibrated_confidence(0.5, 0.3, 2, 1, calibration), 0.5)
+    assert math.isclose(calibrated_confidence(0.5, 0.3, 2, 3, calibration), 1 / (1 + 3))
+    first = calibration.model_copy(update={"first_bias": 1.0, "first_pool_coef": 1.0})
+    assert math.isclose(calibrated_confidence(0.5, 0.3, 0, 3, first), 1 / (1 + 9 / math.e))
+    assert calibrated_confidence(0.0, 0.0, 1, 1, Calibration(bias=-1e6)) == 0.0
 
 
 def test_calibration_rejects_negative_coefficients() -> None:
     with pytest.raises(ValidationError):
         Calibration(composite_coef=-1.0)
+    for name in ("pool_coef", "rank_coef", "first_bias", "first_pool_coef"):
+        with pytest.raises(ValidationError):
+            Calibration(**{name: -1.0})

@@ -1,0 +1,100 @@
+"""The keyword arm's text analysis (Snowball English stemming) and its BM25 over a namespace's
+statistics: pure logic, no database."""
+
+from __future__ import annotations
+
+import pytest
+
+from engrava_graph.search import bm25
+from engrava_graph.search.lucene import analyse, query_terms
+from engrava_graph.search.snowball import english_stem
+
+# Reference stems of the Snowball English stemmer (snowballstem.org, Snowball 3.1).
+SNOWBALL_STEMS = {
+    "deploy": "deploy",
+    "deployed": "deploy",
+    "deploying": "deploy",
+    "deployment": "deploy",
+    "deployments": "deploy",
+    "schedule": "schedul",
+    "schedules": "schedul",
+    "scheduled": "schedul",
+    "happiness": "happi",
+    "happy": "happi",
+    "generalization": "general",
+    "generously": "generous",
+    "organization": "organiz",
+    "international": "internat",
+    "university": "universiti",
+    "relational": "relat",
+    "conditional": "condit",
+    "running": "run",
+    "hopping": "hop",
+    "hoped": "hope",
+    "adding": "add",
+    "agreed": "agre",
+    "succeeded": "succeed",
+    "evening": "evening",
+    "dying": "die",
+    "cries": "cri",
+    "ties": "tie",
+    "caresses": "caress",
+    "gas": "gas",
+    "kiwis": "kiwi",
+    "news": "news",
+    "skies": "sky",
+    "only": "onli",
+    "geologist": "geolog",
+    "archaeology": "archaeolog",
+    "fluently": "fluentli",
+    "hopefully": "hope",
+    "controllable": "control",
+    "effective": "effect",
+    "communism": "communism",
+    "yearly": "year",
+    "playing": "play",
+    "cat": "cat",
+    "by": "by",
+}
+
+
+@pytest.mark.parametrize(("word", "stem"), sorted(SNOWBALL_STEMS.items()))
+def test_english_stem_gives_the_snowball_stem(word: str, stem: str) -> None:
+    assert english_stem(word) == stem
+
+
+def test_english_stem_leaves_other_tokens_alone() -> None:
+    assert [english_stem(t) for t in ["2024", "北", "database_url", "ab", "café"]] == [
+        "2024",
+        "北",
+        "database_url",
+        "ab",
+        "café",
+    ]
+
+
+def test_a_word_and_its_derived_forms_share_one_term() -> None:
+    assert query_terms("deploy schedule") == ["deploy", "schedul"]
+    assert analyse("The deployment window; deploys were scheduled") == [
+        "deploy",
+        "window",
+        "deploy",
+        "schedul",
+    ]
+
+
+def test_document_frequencies_count_texts_with_the_term_under_the_same_analysis() -> None:
+    texts = ["Deploy failed at 3pm", "The deployment window", "Missing env variable"]
+    assert bm25.document_frequencies(texts, ["deploy", "schedul"]) == {"deploy": 2, "schedul": 0}
+
+
+def test_bm25_scores_only_what_the_analysis_matches() -> None:
+    candidates = [
+        bm25.Candidate("window", "The deployment window is Tuesday 2-4pm UTC"),
+        bm25.Candidate("failed", "Deploy failed at 3pm"),
+        bm25.Candidate("general", "A general remark"),  # a Porter-only match of "generate"
+    ]
+    stats = bm25.CorpusStats(documents=100, mean_length=30.0)
+    ranked = bm25.score(candidates, ["deploy", "generat"], {"deploy": 2, "generat": 1}, stats)
+    assert [tid for tid, _ in ranked] == ["failed", "window"]  # the shorter text first
+    assert all(s > 0 for _, s in ranked)
