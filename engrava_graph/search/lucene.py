@@ -19,15 +19,20 @@ and the documents are analysed alike:
 - stop words: Lucene's English stop set (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``), English
   question words, pronouns and auxiliary verbs, and one-letter Latin tokens (possessive ``s``,
   ``i``), so a query made only of them has no terms (no keyword signal);
-- stemming: the Snowball English stemmer (Porter2, :mod:`engrava_graph.search.snowball`, as
-  Lucene's ``SnowballFilter``): ``deploy``, ``deployed``, ``deployment`` all give ``deploy``.
+- stemming: the Snowball English stemmer ("Porter2", M. F. Porter 2001, snowballstem.org; the
+  ``snowballstemmer`` package, as Lucene's ``SnowballFilter`` with ``EnglishStemmer``):
+  ``deploy``, ``deployed``, ``deployment`` all give ``deploy``. Not the original Porter (1980) of
+  the index's analyzer, which turns a final ``y`` after a vowel into ``i`` before it removes
+  ``-ment``, so ``deploy`` and ``deployment`` never meet there.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from functools import lru_cache
 
-from engrava_graph.search.snowball import english_stem
+import snowballstemmer
 
 #: Lucene's EnglishAnalyzer stop set (org.apache.lucene.analysis.en.EnglishAnalyzer).
 LUCENE_STOP_WORDS = frozenset(
@@ -51,10 +56,32 @@ _TOKEN = re.compile(
 )
 _SINGLE_CHAR_TERM = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\d]")
 
+_ASCII_WORD = re.compile(r"[a-z]+")
+_STEMMERS = threading.local()  # a snowballstemmer stemmer keeps state while it stems
+
 #: At most this many distinct terms of a query are searched (one Lucene query each).
 MAX_QUERY_TERMS = 32
 #: A term this long or longer is also searched as a prefix of indexed terms.
 PREFIX_MIN_LENGTH = 4
+
+
+@lru_cache(maxsize=65_536)
+def english_stem(word: str) -> str:
+    """The Snowball English (Porter2) stem of one lowercased token; a token with a character
+    outside a-z (digits, ``database_url``, other scripts) is returned unchanged.
+
+    Examples:
+        >>> [english_stem(w) for w in ["deploy", "deployed", "deployment", "deployments"]]
+        ['deploy', 'deploy', 'deploy', 'deploy']
+        >>> [english_stem(w) for w in ["schedules", "happiness", "running", "cries", "2024"]]
+        ['schedul', 'happi', 'run', 'cri', '2024']
+    """
+    if not _ASCII_WORD.fullmatch(word):
+        return word
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return str(stemmer.stemWord(word))
 
 
 def analyse(text: str) -> list[str]:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engrava_graph.search import bm25
-from engrava_graph.search.lucene import analyse, query_terms
-from engrava_graph.search.snowball import english_stem
+from engrava_graph.search.lucene import analyse, english_stem, query_terms
 
 # Reference stems of the Snowball English stemmer (snowballstem.org, Snowball 3.1).
 SNOWBALL_STEMS = {
