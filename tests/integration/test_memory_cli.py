@@ -128,6 +128,16 @@ def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInf
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "thought"}\n')
     assert "line 1" in cli.fails("import", str(bad), code=2)
+    slashed = tmp_path / "slashed.jsonl"
+    slashed.write_text(
+        '{"kind": "namespace", "namespace": "x", "format": "engrava-graph/namespace-v1"}\n'
+        '{"kind": "thought", "thought": {"thought_id": '
+        '"notes/today", "thought_type": "OBSERVATION", "essence": "e", "content": "c", '
+        '"source": "s"}}\n'
+    )
+    refused = cli.fails("import", str(slashed), code=2)
+    assert "line 2: invalid thought_id" in refused and "'/'" in refused, refused
+    assert "thought_id" in cli.fails("link", "a/b", "c", code=2)
     wrong = cli.fails(
         "list",
         "-n",

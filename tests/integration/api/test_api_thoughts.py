@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from urllib.parse import quote
 
 from tests.integration.api.conftest import Api
 
@@ -90,6 +91,21 @@ def test_validation_errors_name_the_field(api: Api) -> None:
     )
     assert not_json.status_code == 422
     assert set(not_json.json()) == {"error", "message", "field"}
+
+
+def test_ids_that_no_url_path_can_address_are_422_naming_the_field(api: Api) -> None:
+    for bad in ("notes/today", "..", "a\\b", "tab\tid"):
+        refused = api.post("/v1/thoughts", json=_body("x", thought_id=bad))
+        assert refused.status_code == 422, (bad, refused.text)
+        assert refused.json()["field"] == "thought_id", refused.json()
+    bulk = api.post(
+        "/v1/thoughts:bulk", json={"thoughts": [_body("a"), _body("b", thought_id=".")]}
+    )
+    assert bulk.status_code == 422 and bulk.json()["field"] == "thoughts.1.thought_id"
+    for fine in ("D1:3", "a..b", "note 7?", "café#1"):
+        made = api.post("/v1/thoughts", json=_body(fine, thought_id=fine))
+        assert made.status_code == 201, (fine, made.text)
+        assert api.get(f"/v1/thoughts/{quote(fine, safe='')}").json()["essence"] == fine
 
 
 def test_unknown_ids_are_404(api: Api) -> None:
