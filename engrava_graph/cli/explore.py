@@ -19,6 +19,7 @@ from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import require_extra
+from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import quiet_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
@@ -62,7 +63,8 @@ async def _explain(
         explanation = await store.explain(query, level="debug", **params)
         if html is not None:
             subgraph = await load_subgraph(store, explanation)
-            html.write_text(render_explanation_html(explanation, subgraph), encoding="utf-8")
+            with open_output(html, "--html") as sink:
+                sink.write(render_explanation_html(explanation, subgraph))
         return explanation
 
 

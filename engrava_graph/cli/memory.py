@@ -19,12 +19,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.cells import cell_len, set_cell_size
@@ -33,7 +32,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engrava_graph.cli.common import error_exit
-from engrava_graph.cli.json_input import open_input, problem, read_conversation
+from engrava_graph.cli.json_input import open_input, open_output, problem, read_conversation
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -397,10 +396,6 @@ def read_export(
     return header, thoughts, vectors, edges
 
 
-def _output(path: Path | None) -> IO[str]:
-    return sys.stdout if path is None or str(path) == "-" else path.open("w", encoding="utf-8")
-
-
 def export(
     namespace: Namespace = DEFAULT_NAMESPACE,
     output: Annotated[
@@ -415,15 +410,11 @@ def export(
     async def work() -> dict[str, int]:
         counts = {"thoughts": 0, "edges": 0}
         async with open_store(neo4j.connection(), namespace) as store:
-            sink = _output(output)
-            try:
+            with open_output(output, "--output") as sink:
                 async for row in export_lines(store):
                     sink.write(json.dumps(row, ensure_ascii=False) + "\n")
                     if row["kind"] != "namespace":
                         counts[f"{row['kind']}s"] += 1
-            finally:
-                if sink is not sys.stdout:
-                    sink.close()
         return counts
 
     counts = run(work())
