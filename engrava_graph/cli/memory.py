@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,8 +28,6 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from engrava_graph.cli.common import error_exit
 from engrava_graph.cli.json_input import open_input, open_output, problem, read_conversation
@@ -228,6 +226,7 @@ def link(
 
 
 LIST_COLUMNS = ("id", "type", "priority", "essence")
+NAMESPACE_COLUMNS = ("namespace", "thoughts")
 
 
 def _list_row(thought: ThoughtRecord) -> tuple[str, ...]:
@@ -240,21 +239,33 @@ def _fit(text: str, cells: int) -> str:
     return text if cell_len(text) <= cells else set_cell_size(text, cells - 1) + "…"
 
 
-def list_lines(thoughts: list[ThoughtRecord], width: int | None) -> list[str]:
-    """``list``'s output, a header line then one line per thought: tab-separated and whole
-    when ``width`` is None (a pipe), else in aligned columns with the essence cut to ``width``
-    terminal cells (the id, type and priority are never cut)."""
-    rows = [LIST_COLUMNS, *map(_list_row, thoughts)]
+def table_lines(rows: Sequence[tuple[str, ...]], width: int | None) -> list[str]:
+    """``rows`` (the header row first, every row as long) as lines: tab-separated and whole
+    when ``width`` is None (a pipe), else in aligned columns with the last one cut to ``width``
+    terminal cells (the others are never cut)."""
     if width is None:
         return ["\t".join(row) for row in rows]
-    sizes = [max(cell_len(row[i]) for row in rows) for i in range(len(LIST_COLUMNS) - 1)]
-    room = max(width - sum(sizes) - 2 * len(sizes), len(LIST_COLUMNS[-1]))
+    columns = len(rows[0])
+    sizes = [max(cell_len(row[i]) for row in rows) for i in range(columns - 1)]
+    room = max(width - sum(sizes) - 2 * len(sizes), cell_len(rows[0][-1]))
     return [
-        "  ".join(set_cell_size(cell, size) for cell, size in zip(row, sizes, strict=False))
-        + "  "
+        "  ".join([*(set_cell_size(c, size) for c, size in zip(row, sizes, strict=False)), ""])
         + _fit(row[-1], room)
         for row in rows
     ]
+
+
+def list_rows(thoughts: list[ThoughtRecord]) -> list[tuple[str, ...]]:
+    """``list``'s rows for :func:`table_lines`: the header, then per thought its id, type,
+    priority and essence (on one line; cut last on a terminal)."""
+    return [LIST_COLUMNS, *map(_list_row, thoughts)]
+
+
+def echo_table(rows: Sequence[tuple[str, ...]]) -> None:
+    """Print :func:`table_lines`: aligned to the terminal's width, or tab-separated into a pipe
+    or a file."""
+    for line in table_lines(rows, console.width if console.is_terminal else None):
+        typer.echo(line)
 
 
 def list_thoughts(
@@ -278,9 +289,7 @@ def list_thoughts(
     if as_json:
         _print_json([_dump(t) for t in thoughts])
     else:
-        width = console.width if console.is_terminal else None
-        for line in list_lines(thoughts, width):
-            typer.echo(line)
+        echo_table(list_rows(thoughts))
 
 
 def namespaces(
@@ -288,7 +297,8 @@ def namespaces(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """List the memories (namespaces) of the database with their thought counts."""
+    """List the memories (namespaces) of the database with their thought counts: aligned
+    columns on a terminal, tab-separated lines with a header row in a pipe."""
 
     async def work() -> list[dict[str, Any]]:
         async with open_store(neo4j.connection(), DEFAULT_NAMESPACE, must_exist=False) as store:
@@ -298,12 +308,7 @@ def namespaces(
     if as_json:
         _print_json(rows)
         return
-    table = Table()
-    table.add_column("namespace")
-    table.add_column("thoughts", justify="right")
-    for row in rows:
-        table.add_row(Text(row["namespace"]), str(row["thoughts"]))
-    console.print(table)
+    echo_table([NAMESPACE_COLUMNS, *((row["namespace"], str(row["thoughts"])) for row in rows)])
 
 
 def delete_namespace(

@@ -178,3 +178,11 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
     )
     missing = cli.fails("add-messages", str(tmp_path / "nope.json"), "-n", cli.namespace, code=2)
     assert "nope.json: cannot read it" in missing
+
+
+def test_namespaces_in_a_pipe_are_tab_separated_lines(cli: Any) -> None:
+    cli("remember", "a note")
+    lines = cli("namespaces", namespaced=False).stdout.splitlines()
+    assert lines[0] == "namespace\tthoughts"
+    assert f"{cli.namespace}\t1" in lines[1:]
+    assert all(line.count("\t") == 1 for line in lines), lines
