@@ -278,12 +278,13 @@ def list_thoughts(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """List a memory's thoughts (by id), newest last: a table on a terminal (one line per
-    thought, the essence cut to fit), tab-separated lines with a header row in a pipe."""
+    """List a memory's newest thoughts, newest first (by creation time; expired ones are
+    left out): aligned columns on a terminal (one line per thought, the essence cut to fit),
+    tab-separated lines with a header row in a pipe."""
 
     async def work() -> list[ThoughtRecord]:
         async with open_store(neo4j.connection(), namespace) as store:
-            return await store.list_thoughts(thought_type=thought_type, limit=limit)
+            return await store.recent_thoughts(limit, thought_type=thought_type)
 
     thoughts = run(work())
     if as_json:

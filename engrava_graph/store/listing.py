@@ -7,6 +7,7 @@ from typing import Any
 
 from engrava_graph.graph.mapping import thought_from_properties
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ThoughtRecord
@@ -142,16 +143,25 @@ class ListingMixin(StoreBase):
         rows = await self.executor.read(Q["thoughts/count"], **params)
         return int(rows[0]["n"])
 
-    async def recent_thoughts(self, limit: int = 20) -> list[ThoughtRecord]:
-        """The namespace's newest thoughts that have not expired, newest (``created_at``) first.
+    async def recent_thoughts(
+        self, limit: int = 20, *, thought_type: ThoughtType | str | None = None
+    ) -> list[ThoughtRecord]:
+        """The namespace's newest thoughts that have not expired (archived ones included),
+        newest (``created_at``) first, ties by ``thought_id``; only ``thought_type`` ones when
+        given.
 
         Raises:
-            ValidationFailedError: ``limit`` outside 1..1000.
+            ValidationFailedError: ``limit`` outside 1..10000.
+            ValueError: ``thought_type`` names no :class:`ThoughtType`.
         """
-        if not 1 <= limit <= 1000:
-            raise ValidationFailedError("limit must be 1..1000")
+        if not 1 <= limit <= 10_000:
+            raise ValidationFailedError("limit must be 1..10000")
         rows = await self.executor.read(
-            Q["thoughts/recent"], namespace=self.namespace, now=self._clock(), limit=limit
+            Q["thoughts/recent"],
+            namespace=self.namespace,
+            now=self._clock(),
+            thought_type=None if thought_type is None else ThoughtType(thought_type).value,
+            limit=limit,
         )
         return [thought_from_properties(r["thought"]) for r in rows]
 

@@ -180,9 +180,18 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
     assert "nope.json: cannot read it" in missing
 
 
-def test_namespaces_in_a_pipe_are_tab_separated_lines(cli: Any) -> None:
-    cli("remember", "a note")
+def test_list_shows_the_newest_first_and_namespaces_pipe_as_tab_separated_lines(cli: Any) -> None:
+    texts = ["first note", "second note", "third note"]
+    for text in texts:
+        cli("remember", text)
+    listed = cli("list").stdout.splitlines()
+    assert listed[0].split("\t") == ["id", "type", "priority", "essence"]
+    assert [line.split("\t")[3] for line in listed[1:]] == texts[::-1]
+    newest = cli("list", "--limit", "2").stdout.splitlines()[1:]
+    assert [line.split("\t")[3] for line in newest] == ["third note", "second note"]
+    assert cli("list", "--type", "REFLECTION").stdout.splitlines() == [listed[0]]
+
     lines = cli("namespaces", namespaced=False).stdout.splitlines()
     assert lines[0] == "namespace\tthoughts"
-    assert f"{cli.namespace}\t1" in lines[1:]
+    assert f"{cli.namespace}\t3" in lines[1:]
     assert all(line.count("\t") == 1 for line in lines), lines
