@@ -27,7 +27,7 @@ from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
 from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
-from engrava_graph.retrieval.results import Explanation
+from engrava_graph.retrieval.results import CandidateTrace, Explanation
 from engrava_graph.retrieval.subgraph import load_subgraph
 from engrava_graph.retrieval.visual import render_explanation_html
 
@@ -68,6 +68,16 @@ async def _explain(
         return explanation
 
 
+def ranked_candidates(ex: Explanation) -> list[tuple[int | None, CandidateTrace]]:
+    """``ex``'s candidates in the order the table lists them, each with its rank among the
+    results (``#``): the returned ones first, in result order (confidence, the score retrieval
+    ranks by), then the dropped ones (rank None) in the cycle's order (composite score)."""
+    ranks = {r.thought_id: i for i, r in enumerate(ex.results, start=1)}
+    unranked = len(ranks) + 1
+    traces = sorted(ex.candidates or [], key=lambda c: ranks.get(c.thought_id, unranked))
+    return [(ranks.get(c.thought_id), c) for c in traces]
+
+
 def _print_explanation(ex: Explanation, rows: int) -> None:
     scores = ex.pathway_scores
     console.print(ex.query, style="bold", markup=False, highlight=False)
@@ -83,7 +93,6 @@ def _print_explanation(ex: Explanation, rows: int) -> None:
     console.print("phases (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in ex.phase_timings.items()))
     for phase, why in ex.skipped_phases.items():
         console.print(f"skipped {phase}: {why}", style="dim")
-    ranks = {r.thought_id: i for i, r in enumerate(ex.results, start=1)}
     table = Table()
     table.add_column("#", justify="right")
     table.add_column("thought", min_width=24, ratio=3)
@@ -91,12 +100,12 @@ def _print_explanation(ex: Explanation, rows: int) -> None:
     for column in ("sim", "score", "conf"):
         table.add_column(column, justify="right")
     table.add_column("dropped", ratio=1)
-    candidates = ex.candidates or []
-    for c in candidates[: rows or None]:
+    candidates = ranked_candidates(ex)
+    for rank, c in candidates[: rows or None]:
         reached = c.reached_by if c.reached_by == "activation" else f"{c.reached_by} ({c.hops})"
         dropped = "" if c.dropped_in is None else f"{c.dropped_in}: {c.reason}"
         table.add_row(
-            str(ranks.get(c.thought_id, "")),
+            "" if rank is None else str(rank),
             Text(c.text),
             reached,
             f"{c.similarity:.3f}",
