@@ -20,7 +20,7 @@ from rich.text import Text
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import require_extra
 from engrava_graph.cli.json_input import open_output
-from engrava_graph.cli.memory import quiet_embedding_provider, run
+from engrava_graph.cli.memory import default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -56,7 +56,7 @@ async def _store(
 async def _explain(
     info: ConnectionInfo, query: str, namespace: str, html: Path | None, params: dict[str, Any]
 ) -> Explanation:
-    async with _store(info, namespace, embedding_provider=quiet_embedding_provider()) as store:
+    async with _store(info, namespace, embedding_provider=default_embedding_provider()) as store:
         if not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
         await store.embed_query(query)  # load the model first, so "encode" times the query alone
@@ -192,7 +192,7 @@ async def _import(
     snapshot = await read_engrava(path)
     options: dict[str, Any] = {"vector_dimensions": snapshot.dimensions or 384}
     if re_embed:
-        options = {"embedding_provider": quiet_embedding_provider()}
+        options = {"embedding_provider": default_embedding_provider()}
     async with _store(info, namespace, **options) as store:
         await store.ensure_schema()
         return await import_snapshot(store, snapshot, re_embed=re_embed, chunk_size=chunk_size)

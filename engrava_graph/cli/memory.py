@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -65,13 +64,9 @@ def run(work: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(work)
 
 
-def quiet_embedding_provider() -> Any:
-    """The bundled sentence-transformers provider, without the model's loading progress bar
-    (a short command should print only its answer)."""
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()
+def default_embedding_provider() -> Any:
+    """The bundled sentence-transformers provider (imported only when a command embeds; it
+    loads without a progress bar)."""
     from engrava_graph.embeddings import SentenceTransformerProvider
 
     return SentenceTransformerProvider()
@@ -86,7 +81,7 @@ async def open_store(
     Raises:
         NamespaceNotFoundError: ``must_exist`` and the namespace is not registered.
     """
-    options: dict[str, Any] = {"embedding_provider": quiet_embedding_provider()} if embed else {}
+    options: dict[str, Any] = {"embedding_provider": default_embedding_provider()} if embed else {}
     async with Neo4jEngravaCore.from_uri(
         info.uri,
         auth=(info.user, info.password),
