@@ -33,6 +33,18 @@ def test_create_then_read_back(api: Api) -> None:
     assert got.json()["tags"] == ["drinks"]
 
 
+def test_source_is_optional_with_the_default_the_schema_states(api: Api) -> None:
+    body = {"thought_type": "NOTE", "essence": "no source given", "content": "c"}
+    made = api.post("/v1/thoughts", json=body)
+    assert made.status_code == 201, made.text
+    assert made.json()["source"] == "api"
+    schema = api.get("/openapi.json").json()["components"]["schemas"]["ThoughtCreate"]
+    assert "source" not in schema["required"]
+    assert schema["properties"]["source"]["default"] == "api"
+    blank = api.post("/v1/thoughts", json={**body, "source": " "})
+    assert blank.status_code == 422 and blank.json()["field"] == "source"
+
+
 def test_create_keeps_a_given_id_and_refuses_it_twice(api: Api) -> None:
     tid = f"my-{uuid.uuid4().hex}"
     assert api.post("/v1/thoughts", json=_body("first", thought_id=tid)).status_code == 201
