@@ -17,7 +17,10 @@ so the request-id header was missing and uvicorn dropped the keep-alive connecti
 
 from __future__ import annotations
 
+import json
 import logging
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import neo4j.exceptions
@@ -213,13 +216,67 @@ async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
-def _unparsable_body(exc: StarletteHTTPException) -> str | None:
-    """The 422 message for a JSON body FastAPI could not parse for a reason other than bad
-    syntax (its 400 "error parsing the body"): bytes that are not UTF-8 (said with the byte and
-    its position) or nesting deeper than the JSON parser's recursion limit; else None."""
+class _LongInteger:
+    """An integer literal with more digits than Python converts (``sys.int_info``'s limit,
+    4,300 by default: the JSON parser raises ``ValueError`` on it)."""
+
+    def __init__(self, literal: str) -> None:
+        self.digits = len(literal.lstrip("-"))
+
+
+def _parse_int(literal: str) -> int | _LongInteger:
+    limit = sys.get_int_max_str_digits()
+    return _LongInteger(literal) if limit and len(literal.lstrip("-")) > limit else int(literal)
+
+
+def _long_integers(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, _LongInteger]]:
+    """``(dotted path, literal)`` of every :class:`_LongInteger` in a parsed document."""
+    if isinstance(value, _LongInteger):
+        yield ".".join(path), value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _long_integers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _long_integers(item, (*path, str(index)))
+
+
+def _too_long_integer(body: bytes) -> tuple[str, str] | None:
+    """``(field, message)`` for the first integer of ``body`` too long for the JSON parser,
+    e.g. ``("top_k", "top_k: an integer of 5000 digits; ...")``; None when there is none."""
+    try:
+        document = json.loads(body, parse_int=_parse_int)
+    except ValueError:
+        return None
+    found = next(_long_integers(document), None)
+    if found is None:
+        return None
+    field, literal = found
+    where = field or "body"
+    return where, (
+        f"{where}: an integer of {literal.digits} digits; at most "
+        f"{sys.get_int_max_str_digits()} digits are read, and no field takes a number that large"
+    )
+
+
+async def _unparsable_body(request: Request, exc: StarletteHTTPException) -> tuple[str, str] | None:
+    """``(field, message)`` of the 422 for a JSON body FastAPI could not parse for a reason
+    other than bad syntax (its 400 "error parsing the body"): bytes that are not UTF-8 (said
+    with the byte and its position), nesting deeper than the JSON parser's recursion limit
+    (field ``body``), or an integer with more digits than Python converts (the field that holds
+    it, such as ``top_k``); else None."""
     if exc.status_code != 400:
         return None
     cause = exc.__cause__
+    if isinstance(cause, ValueError) and not isinstance(cause, UnicodeDecodeError):
+        return _too_long_integer(await request.body())
+    message = _unparsable_body_message(cause)
+    return None if message is None else ("body", message)
+
+
+def _unparsable_body_message(cause: BaseException | None) -> str | None:
+    """The message for a body that is not UTF-8 or nested too deeply (``cause`` is FastAPI's
+    parsing error); else None."""
     if isinstance(cause, UnicodeDecodeError):
         byte = cause.object[cause.start : cause.start + 1].hex()
         return (
@@ -234,13 +291,12 @@ def _unparsable_body(exc: StarletteHTTPException) -> str | None:
     return None
 
 
-async def _on_starlette_error(_: Request, exc: Exception) -> JSONResponse:
+async def _on_starlette_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    unparsable = _unparsable_body(exc)
+    unparsable = await _unparsable_body(request, exc)
     if unparsable is not None:
-        return error_response(
-            INVALID_REQUEST.status, INVALID_REQUEST.code, unparsable, field="body"
-        )
+        field, message = unparsable
+        return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, message, field=field)
     code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
         exc.status_code, "http_error"
     )

@@ -52,16 +52,30 @@ class ExplainFormat(StrEnum):
     HTML = "html"
 
 
+API_SOURCE = "api"
+"""The ``source`` of a thought ``POST /v1/thoughts`` stores without one (the CLI fills in
+``"cli"``, MCP ``"agent"``, the Python client's ``remember`` ``"client"``)."""
+
+
 class ThoughtCreate(ThoughtRecord):
     """``POST /v1/thoughts``: a :class:`ThoughtRecord` plus how to store it.
 
     Attributes:
+        source: as in the record, but optional here: default ``"api"``.
         deduplicate: when a thought with the same content exists, confirm it (its
             ``confirmation_count`` grows) and return it with status 200 instead of creating one.
         expires_after_seconds: time to live in seconds (sets ``expires_at``).
         embedding: a precomputed vector to store instead of embedding the text.
     """
 
+    source: str = Field(
+        default=API_SOURCE,
+        min_length=1,
+        max_length=256,
+        description=(
+            'Free-form origin of the thought ("human", "ingest", a component name); default "api".'
+        ),
+    )
     deduplicate: bool = False
     expires_after_seconds: float | None = Field(default=None, gt=0, le=MAX_TTL_SECONDS)
     embedding: Vector | None = None

@@ -20,6 +20,7 @@ from engrava_graph.model.errors import (
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.model.temporal import ValidTimeFilter, ValidTimeKind
+from engrava_graph.model.thought_filter import ThoughtFilter
 from engrava_graph.wire import (
     ERROR_RESPONSES,
     MAX_PAGE_SIZE,
@@ -185,7 +186,7 @@ async def list_thoughts(
     """Thoughts matching every filter, ordered by id, one page at a time (keyset cursor: pages
     stay consistent while thoughts are added). At most one valid-time filter: ``valid_at``,
     ``valid_within`` or ``valid_between``."""
-    rows = await access.store.list_thoughts(
+    where = ThoughtFilter(
         thought_type=thought_type,
         priority=priority,
         lifecycle_status=lifecycle_status,
@@ -196,6 +197,9 @@ async def list_thoughts(
         include_archived=include_archived,
         filters=parse_metadata_filter(metadata_filter),
         valid_time=parse_valid_time(valid_at, valid_within, valid_between),
+    )
+    rows = await access.store.list_thoughts(
+        where,
         after_id=cursor,
         limit=limit + 1,
     )

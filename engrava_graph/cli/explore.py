@@ -19,14 +19,15 @@ from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import require_extra
-from engrava_graph.cli.memory import quiet_embedding_provider, run
+from engrava_graph.cli.json_input import open_output
+from engrava_graph.cli.memory import default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
 from engrava_graph.model.errors import NamespaceNotFoundError
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
-from engrava_graph.retrieval.results import Explanation
+from engrava_graph.retrieval.results import CandidateTrace, Explanation
 from engrava_graph.retrieval.subgraph import load_subgraph
 from engrava_graph.retrieval.visual import render_explanation_html
 
@@ -55,15 +56,26 @@ async def _store(
 async def _explain(
     info: ConnectionInfo, query: str, namespace: str, html: Path | None, params: dict[str, Any]
 ) -> Explanation:
-    async with _store(info, namespace, embedding_provider=quiet_embedding_provider()) as store:
+    async with _store(info, namespace, embedding_provider=default_embedding_provider()) as store:
         if not await store.namespace_exists():
             raise NamespaceNotFoundError(namespace)
         await store.embed_query(query)  # load the model first, so "encode" times the query alone
         explanation = await store.explain(query, level="debug", **params)
         if html is not None:
             subgraph = await load_subgraph(store, explanation)
-            html.write_text(render_explanation_html(explanation, subgraph), encoding="utf-8")
+            with open_output(html, "--html") as sink:
+                sink.write(render_explanation_html(explanation, subgraph))
         return explanation
+
+
+def ranked_candidates(ex: Explanation) -> list[tuple[int | None, CandidateTrace]]:
+    """``ex``'s candidates in the order the table lists them, each with its rank among the
+    results (``#``): the returned ones first, in result order (confidence, the score retrieval
+    ranks by), then the dropped ones (rank None) in the cycle's order (composite score)."""
+    ranks = {r.thought_id: i for i, r in enumerate(ex.results, start=1)}
+    unranked = len(ranks) + 1
+    traces = sorted(ex.candidates or [], key=lambda c: ranks.get(c.thought_id, unranked))
+    return [(ranks.get(c.thought_id), c) for c in traces]
 
 
 def _print_explanation(ex: Explanation, rows: int) -> None:
@@ -81,7 +93,6 @@ def _print_explanation(ex: Explanation, rows: int) -> None:
     console.print("phases (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in ex.phase_timings.items()))
     for phase, why in ex.skipped_phases.items():
         console.print(f"skipped {phase}: {why}", style="dim")
-    ranks = {r.thought_id: i for i, r in enumerate(ex.results, start=1)}
     table = Table()
     table.add_column("#", justify="right")
     table.add_column("thought", min_width=24, ratio=3)
@@ -89,12 +100,12 @@ def _print_explanation(ex: Explanation, rows: int) -> None:
     for column in ("sim", "score", "conf"):
         table.add_column(column, justify="right")
     table.add_column("dropped", ratio=1)
-    candidates = ex.candidates or []
-    for c in candidates[: rows or None]:
+    candidates = ranked_candidates(ex)
+    for rank, c in candidates[: rows or None]:
         reached = c.reached_by if c.reached_by == "activation" else f"{c.reached_by} ({c.hops})"
         dropped = "" if c.dropped_in is None else f"{c.dropped_in}: {c.reason}"
         table.add_row(
-            str(ranks.get(c.thought_id, "")),
+            "" if rank is None else str(rank),
             Text(c.text),
             reached,
             f"{c.similarity:.3f}",
@@ -181,7 +192,7 @@ async def _import(
     snapshot = await read_engrava(path)
     options: dict[str, Any] = {"vector_dimensions": snapshot.dimensions or 384}
     if re_embed:
-        options = {"embedding_provider": quiet_embedding_provider()}
+        options = {"embedding_provider": default_embedding_provider()}
     async with _store(info, namespace, **options) as store:
         await store.ensure_schema()
         return await import_snapshot(store, snapshot, re_embed=re_embed, chunk_size=chunk_size)

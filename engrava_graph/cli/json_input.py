@@ -1,11 +1,14 @@
 """Reading the JSON files the daily commands take, with one-line errors that say what is wrong
-and where: the line and column of a syntax error, the missing field, the invalid value's path.
+and where: the line and column of a syntax error, the missing field, the invalid value's path;
+and opening the files they write (``export -o``, ``explain --html``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -51,6 +54,37 @@ def open_input(path: Path) -> IO[str]:
         return path.open(encoding="utf-8")
     except OSError as error:
         raise DatasetError(f"{path}: cannot read it ({error.strerror or error})") from None
+
+
+@contextmanager
+def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
+    """``path`` opened for writing as UTF-8 text (closed on exit), its missing parent
+    directories created (as ``demo --out`` creates its directory); stdout (left open) for None
+    or ``-``.
+
+    Args:
+        path: the file a command writes.
+        option: the option that named it (``--html``), for the message.
+
+    Raises:
+        DatasetError: the file cannot be written (a directory, no permission, a parent that is a
+            file), naming it (a usage error: exit code 2).
+    """
+    if path is None or str(path) == "-":
+        yield sys.stdout
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sink = path.open("w", encoding="utf-8")
+    except OSError as error:
+        reason = (
+            f"{error.filename} is a file, not a directory"
+            if isinstance(error, FileExistsError)
+            else error.strerror or str(error)
+        )
+        raise DatasetError(f"{path}: cannot write it ({reason}); choose another {option}") from None
+    with sink:
+        yield sink
 
 
 def read_conversation(path: Path) -> tuple[str, list[Message]]:

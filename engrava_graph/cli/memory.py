@@ -18,22 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from engrava_graph.cli.common import error_exit
-from engrava_graph.cli.json_input import open_input, problem, read_conversation
+from engrava_graph.cli.json_input import open_input, open_output, problem, read_conversation
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -68,13 +64,9 @@ def run(work: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(work)
 
 
-def quiet_embedding_provider() -> Any:
-    """The bundled sentence-transformers provider, without the model's loading progress bar
-    (a short command should print only its answer)."""
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()
+def default_embedding_provider() -> Any:
+    """The bundled sentence-transformers provider (imported only when a command embeds; it
+    loads without a progress bar)."""
     from engrava_graph.embeddings import SentenceTransformerProvider
 
     return SentenceTransformerProvider()
@@ -89,7 +81,7 @@ async def open_store(
     Raises:
         NamespaceNotFoundError: ``must_exist`` and the namespace is not registered.
     """
-    options: dict[str, Any] = {"embedding_provider": quiet_embedding_provider()} if embed else {}
+    options: dict[str, Any] = {"embedding_provider": default_embedding_provider()} if embed else {}
     async with Neo4jEngravaCore.from_uri(
         info.uri,
         auth=(info.user, info.password),
@@ -229,6 +221,7 @@ def link(
 
 
 LIST_COLUMNS = ("id", "type", "priority", "essence")
+NAMESPACE_COLUMNS = ("namespace", "thoughts")
 
 
 def _list_row(thought: ThoughtRecord) -> tuple[str, ...]:
@@ -241,21 +234,33 @@ def _fit(text: str, cells: int) -> str:
     return text if cell_len(text) <= cells else set_cell_size(text, cells - 1) + "…"
 
 
-def list_lines(thoughts: list[ThoughtRecord], width: int | None) -> list[str]:
-    """``list``'s output, a header line then one line per thought: tab-separated and whole
-    when ``width`` is None (a pipe), else in aligned columns with the essence cut to ``width``
-    terminal cells (the id, type and priority are never cut)."""
-    rows = [LIST_COLUMNS, *map(_list_row, thoughts)]
+def table_lines(rows: Sequence[tuple[str, ...]], width: int | None) -> list[str]:
+    """``rows`` (the header row first, every row as long) as lines: tab-separated and whole
+    when ``width`` is None (a pipe), else in aligned columns with the last one cut to ``width``
+    terminal cells (the others are never cut)."""
     if width is None:
         return ["\t".join(row) for row in rows]
-    sizes = [max(cell_len(row[i]) for row in rows) for i in range(len(LIST_COLUMNS) - 1)]
-    room = max(width - sum(sizes) - 2 * len(sizes), len(LIST_COLUMNS[-1]))
+    columns = len(rows[0])
+    sizes = [max(cell_len(row[i]) for row in rows) for i in range(columns - 1)]
+    room = max(width - sum(sizes) - 2 * len(sizes), cell_len(rows[0][-1]))
     return [
-        "  ".join(set_cell_size(cell, size) for cell, size in zip(row, sizes, strict=False))
-        + "  "
+        "  ".join([*(set_cell_size(c, size) for c, size in zip(row, sizes, strict=False)), ""])
         + _fit(row[-1], room)
         for row in rows
     ]
+
+
+def list_rows(thoughts: list[ThoughtRecord]) -> list[tuple[str, ...]]:
+    """``list``'s rows for :func:`table_lines`: the header, then per thought its id, type,
+    priority and essence (on one line; cut last on a terminal)."""
+    return [LIST_COLUMNS, *map(_list_row, thoughts)]
+
+
+def echo_table(rows: Sequence[tuple[str, ...]]) -> None:
+    """Print :func:`table_lines`: aligned to the terminal's width, or tab-separated into a pipe
+    or a file."""
+    for line in table_lines(rows, console.width if console.is_terminal else None):
+        typer.echo(line)
 
 
 def list_thoughts(
@@ -268,20 +273,19 @@ def list_thoughts(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """List a memory's thoughts (by id), newest last: a table on a terminal (one line per
-    thought, the essence cut to fit), tab-separated lines with a header row in a pipe."""
+    """List a memory's newest thoughts, newest first (by creation time; expired ones are
+    left out): aligned columns on a terminal (one line per thought, the essence cut to fit),
+    tab-separated lines with a header row in a pipe."""
 
     async def work() -> list[ThoughtRecord]:
         async with open_store(neo4j.connection(), namespace) as store:
-            return await store.list_thoughts(thought_type=thought_type, limit=limit)
+            return await store.recent_thoughts(limit, thought_type=thought_type)
 
     thoughts = run(work())
     if as_json:
         _print_json([_dump(t) for t in thoughts])
     else:
-        width = console.width if console.is_terminal else None
-        for line in list_lines(thoughts, width):
-            typer.echo(line)
+        echo_table(list_rows(thoughts))
 
 
 def namespaces(
@@ -289,7 +293,8 @@ def namespaces(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """List the memories (namespaces) of the database with their thought counts."""
+    """List the memories (namespaces) of the database with their thought counts: aligned
+    columns on a terminal, tab-separated lines with a header row in a pipe."""
 
     async def work() -> list[dict[str, Any]]:
         async with open_store(neo4j.connection(), DEFAULT_NAMESPACE, must_exist=False) as store:
@@ -299,12 +304,7 @@ def namespaces(
     if as_json:
         _print_json(rows)
         return
-    table = Table()
-    table.add_column("namespace")
-    table.add_column("thoughts", justify="right")
-    for row in rows:
-        table.add_row(Text(row["namespace"]), str(row["thoughts"]))
-    console.print(table)
+    echo_table([NAMESPACE_COLUMNS, *((row["namespace"], str(row["thoughts"])) for row in rows)])
 
 
 def delete_namespace(
@@ -397,10 +397,6 @@ def read_export(
     return header, thoughts, vectors, edges
 
 
-def _output(path: Path | None) -> IO[str]:
-    return sys.stdout if path is None or str(path) == "-" else path.open("w", encoding="utf-8")
-
-
 def export(
     namespace: Namespace = DEFAULT_NAMESPACE,
     output: Annotated[
@@ -415,15 +411,11 @@ def export(
     async def work() -> dict[str, int]:
         counts = {"thoughts": 0, "edges": 0}
         async with open_store(neo4j.connection(), namespace) as store:
-            sink = _output(output)
-            try:
+            with open_output(output, "--output") as sink:
                 async for row in export_lines(store):
                     sink.write(json.dumps(row, ensure_ascii=False) + "\n")
                     if row["kind"] != "namespace":
                         counts[f"{row['kind']}s"] += 1
-            finally:
-                if sink is not sys.stdout:
-                    sink.close()
         return counts
 
     counts = run(work())

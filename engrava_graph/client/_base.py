@@ -18,7 +18,7 @@ T = TypeVar("T")
 
 
 def path(*parts: str) -> str:
-    """``/v1/<part>/<part>…`` with each part URL-quoted (an id may hold ``/`` or ``?``)."""
+    """``/v1/<part>/<part>…`` with each part URL-quoted (an id may hold ``?``, ``#`` or ``%``)."""
     return "/v1/" + "/".join(quote(part, safe="") for part in parts)
 
 

@@ -67,6 +67,27 @@ class QueryCache:
                 self._entries.popitem(last=False)
 
 
+_PROGRESS_BARS = threading.Lock()
+
+
+@contextmanager
+def _no_progress_bars() -> Iterator[None]:
+    """Load a model without transformers' and the Hub's tqdm bars ("Loading weights: 100%|...",
+    on stderr at every start), restoring whatever was set before. Only the bars go: warnings,
+    log records and exceptions of the load pass as usual. Loads in several threads take
+    turns, so one cannot restore the bars while another still loads."""
+    from transformers.utils import logging as transformers_logging
+
+    with _PROGRESS_BARS:
+        enabled = transformers_logging.is_progress_bar_enabled()
+        transformers_logging.disable_progress_bar()
+        try:
+            yield
+        finally:
+            if enabled:
+                transformers_logging.enable_progress_bar()
+
+
 class SentenceTransformerProvider:
     """Embeds with a sentence-transformers model on the CPU, in batches.
 
@@ -128,7 +149,8 @@ class SentenceTransformerProvider:
 
         if self._threads is not None:
             torch.set_num_threads(self._threads)
-        return SentenceTransformer(self._model_path, device=self._device)
+        with _no_progress_bars():
+            return SentenceTransformer(self._model_path, device=self._device)
 
     @contextmanager
     def _replica(self) -> Iterator[Any]:

@@ -42,6 +42,7 @@ from engrava_graph.model.metadata import FieldOp, FieldPredicate, MetadataFilter
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import ValidTimeFilter
+from engrava_graph.model.thought_filter import ThoughtFilter
 
 __all__ = [
     "CallableCycleProvider",
@@ -77,6 +78,7 @@ __all__ = [
     "SchemaVersionError",
     "StaleDataError",
     "StaticCycleProvider",
+    "ThoughtFilter",
     "ThoughtNotFoundError",
     "ThoughtRecord",
     "ThoughtType",

@@ -24,6 +24,7 @@ from engrava_graph.model.enums import (
     ThoughtVisibility,
 )
 from engrava_graph.model.errors import InvalidTransitionError
+from engrava_graph.model.ids import RecordId
 from engrava_graph.model.metadata import MetadataValue, validate_metadata
 from engrava_graph.model.temporal import (
     UtcDateTime,
@@ -83,7 +84,9 @@ class ThoughtRecord(BoundedModel):
     """One thought: the unit of memory.
 
     Attributes:
-        thought_id: stable id, unique within a namespace (default: a new UUID4).
+        thought_id: stable id, unique within a namespace (default: a new UUID4); 1-128
+            characters, one URL path segment (:mod:`engrava_graph.model.ids`: no ``/``, ``\\``
+            or control characters, not ``.`` or ``..``).
         thought_type: one of the six :class:`ThoughtType` values; also a Neo4j label.
         essence: the prompt-facing one-liner, 1-200 characters.
         content: the full source text (full-text indexed; defaults to nothing: required).
@@ -121,7 +124,7 @@ class ThoughtRecord(BoundedModel):
 
     model_config = ConfigDict(frozen=True)
 
-    thought_id: str = Field(default_factory=new_id, min_length=1, max_length=128)
+    thought_id: RecordId = Field(default_factory=new_id)
     thought_type: ThoughtType
     essence: str = Field(min_length=1, max_length=ESSENCE_MAX_CHARS)
     content: str = Field(min_length=1, max_length=1_000_000)
@@ -148,7 +151,7 @@ class ThoughtRecord(BoundedModel):
     archived_at_cycle: Cycle | None = None
     archived_at: UtcDateTime = None
 
-    @field_validator("thought_id", "essence", "source")
+    @field_validator("essence", "source")
     @classmethod
     def _not_blank(cls, value: str, info: Any) -> str:
         return _nonblank(value, info.field_name)
@@ -231,7 +234,8 @@ class EdgeRecord(BoundedModel):
     :class:`~engrava_graph.model.errors.DuplicateEdgeError`.
 
     Attributes:
-        edge_id: unique within a namespace (default: a new UUID4).
+        edge_id: unique within a namespace (default: a new UUID4); the id rule of
+            :mod:`engrava_graph.model.ids`, as for thoughts.
         from_thought_id, to_thought_id: the endpoints (must differ).
         edge_type: the relationship type in Neo4j.
         weight: strength in [0, 1]; default 1.0.
@@ -251,9 +255,9 @@ class EdgeRecord(BoundedModel):
 
     model_config = ConfigDict(frozen=True)
 
-    edge_id: str = Field(default_factory=new_id, min_length=1, max_length=128)
-    from_thought_id: str = Field(min_length=1, max_length=128)
-    to_thought_id: str = Field(min_length=1, max_length=128)
+    edge_id: RecordId = Field(default_factory=new_id)
+    from_thought_id: RecordId
+    to_thought_id: RecordId
     edge_type: EdgeType
     weight: float = Field(default=1.0, ge=0.0, le=1.0)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)

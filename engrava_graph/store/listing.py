@@ -7,10 +7,10 @@ from typing import Any
 
 from engrava_graph.graph.mapping import thought_from_properties
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.errors import ValidationFailedError
-from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ThoughtRecord
-from engrava_graph.model.temporal import ValidTimeFilter
+from engrava_graph.model.thought_filter import ThoughtFilter
 from engrava_graph.store._base import StoreBase
 
 Q = {
@@ -22,136 +22,73 @@ Q = {
 class ListingMixin(StoreBase):
     """Listing reads of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
-    def _list_params(
-        self,
-        *,
-        priority: str | None,
-        lifecycle_status: str | None,
-        thought_type: str | None,
-        min_cycle: int | None,
-        max_cycle: int | None,
-        visibility: str | None,
-        exclude_visibility: str | None,
-        include_expired: bool,
-        include_archived: bool,
-        filters: MetadataFilter | None,
-        valid_time: ValidTimeFilter | None,
-    ) -> dict[str, Any]:
-        plain = {
-            "priority": priority,
-            "lifecycle_status": lifecycle_status,
-            "thought_type": thought_type,
-            "visibility": visibility,
-            "exclude_visibility": exclude_visibility,
-        }
-        params: dict[str, Any] = {
-            k: (None if v is None else str(getattr(v, "value", v))) for k, v in plain.items()
-        }
-        params.update(
-            namespace=self.namespace,
-            min_cycle=min_cycle,
-            max_cycle=max_cycle,
-            include_expired=include_expired,
-            include_archived=include_archived,
-            now=self._clock(),
-            meta_filters=(filters or MetadataFilter()).to_params(),
-            vt_kind=None,
-            vt_start=None,
-            vt_end=None,
-        )
-        if valid_time is not None:
-            params.update(valid_time.cypher_params())
-        return params
+    def _list_params(self, where: ThoughtFilter) -> dict[str, Any]:
+        """The parameters of ``cypher/thoughts/_filter`` for ``where`` in this namespace, now."""
+        return {**where.cypher_params(), "namespace": self.namespace, "now": self._clock()}
 
     async def list_thoughts(
         self,
+        where: ThoughtFilter | None = None,
         *,
-        priority: str | None = None,
-        lifecycle_status: str | None = None,
-        thought_type: str | None = None,
-        min_cycle: int | None = None,
-        max_cycle: int | None = None,
-        visibility: str | None = None,
-        exclude_visibility: str | None = None,
-        include_expired: bool = False,
-        include_archived: bool = True,
-        filters: MetadataFilter | None = None,
-        valid_time: ValidTimeFilter | None = None,
         after_id: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        **criteria: Any,
     ) -> list[ThoughtRecord]:
-        """Thoughts matching every given filter, ordered by ``thought_id``.
+        """Thoughts matching ``where``, ordered by ``thought_id``.
+
+        Args:
+            where: the filter (default: every thought that has not expired).
+            after_id: a keyset cursor: the last id of the previous page.
+            limit, offset: the page.
+            **criteria: :class:`ThoughtFilter` fields as keywords (``thought_type=...``,
+                ``include_expired=True``, ...), applied over ``where``.
 
         Archived thoughts are listed (listing is not ranked retrieval); expired ones
-        are not unless ``include_expired``. ``after_id`` is a keyset cursor: pass the last id of
-        the previous page.
+        are not unless ``include_expired``.
 
         Raises:
             ValidationFailedError: ``limit`` outside 1..10000 or a negative offset.
+            TypeError: a keyword that is not a :class:`ThoughtFilter` field.
         """
         if not 1 <= limit <= 10_000 or offset < 0:
             raise ValidationFailedError("limit must be 1..10000 and offset >= 0")
-        params = self._list_params(
-            priority=priority,
-            lifecycle_status=lifecycle_status,
-            thought_type=thought_type,
-            min_cycle=min_cycle,
-            max_cycle=max_cycle,
-            visibility=visibility,
-            exclude_visibility=exclude_visibility,
-            include_expired=include_expired,
-            include_archived=include_archived,
-            filters=filters,
-            valid_time=valid_time,
-        )
+        params = self._list_params((where or ThoughtFilter()).with_criteria(**criteria))
         rows = await self.executor.read(
             Q["thoughts/list"], after_id=after_id, offset=offset, limit=limit, **params
         )
         return [thought_from_properties(r["thought"]) for r in rows]
 
-    async def count_thoughts(
-        self,
-        *,
-        priority: str | None = None,
-        lifecycle_status: str | None = None,
-        thought_type: str | None = None,
-        min_cycle: int | None = None,
-        max_cycle: int | None = None,
-        visibility: str | None = None,
-        exclude_visibility: str | None = None,
-        include_expired: bool = False,
-        include_archived: bool = True,
-        filters: MetadataFilter | None = None,
-        valid_time: ValidTimeFilter | None = None,
-    ) -> int:
-        """How many thoughts ``list_thoughts`` would return with the same filters (no paging)."""
-        params = self._list_params(
-            priority=priority,
-            lifecycle_status=lifecycle_status,
-            thought_type=thought_type,
-            min_cycle=min_cycle,
-            max_cycle=max_cycle,
-            visibility=visibility,
-            exclude_visibility=exclude_visibility,
-            include_expired=include_expired,
-            include_archived=include_archived,
-            filters=filters,
-            valid_time=valid_time,
-        )
+    async def count_thoughts(self, where: ThoughtFilter | None = None, **criteria: Any) -> int:
+        """How many thoughts ``list_thoughts`` would return with the same filter (no paging);
+        ``where`` and ``criteria`` as there.
+
+        Raises:
+            TypeError: a keyword that is not a :class:`ThoughtFilter` field.
+        """
+        params = self._list_params((where or ThoughtFilter()).with_criteria(**criteria))
         rows = await self.executor.read(Q["thoughts/count"], **params)
         return int(rows[0]["n"])
 
-    async def recent_thoughts(self, limit: int = 20) -> list[ThoughtRecord]:
-        """The namespace's newest thoughts that have not expired, newest (``created_at``) first.
+    async def recent_thoughts(
+        self, limit: int = 20, *, thought_type: ThoughtType | str | None = None
+    ) -> list[ThoughtRecord]:
+        """The namespace's newest thoughts that have not expired (archived ones included),
+        newest (``created_at``) first, ties by ``thought_id``; only ``thought_type`` ones when
+        given.
 
         Raises:
-            ValidationFailedError: ``limit`` outside 1..1000.
+            ValidationFailedError: ``limit`` outside 1..10000.
+            ValueError: ``thought_type`` names no :class:`ThoughtType`.
         """
-        if not 1 <= limit <= 1000:
-            raise ValidationFailedError("limit must be 1..1000")
+        if not 1 <= limit <= 10_000:
+            raise ValidationFailedError("limit must be 1..10000")
         rows = await self.executor.read(
-            Q["thoughts/recent"], namespace=self.namespace, now=self._clock(), limit=limit
+            Q["thoughts/recent"],
+            namespace=self.namespace,
+            now=self._clock(),
+            thought_type=None if thought_type is None else ThoughtType(thought_type).value,
+            limit=limit,
         )
         return [thought_from_properties(r["thought"]) for r in rows]
 

@@ -62,13 +62,16 @@ def neo4j_env(connection: Any) -> dict[str, str]:
     }
 
 
-async def test_no_command_shows_a_traceback(make_store, neo4j_env):
+async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
     store = make_store()
     await store.create_thought(thought("记录会议的决定"))
     ns = store.namespace
     wrong_password = {**neo4j_env, "NEO4J_PASSWORD": "not-the-password"}
     http_uri = {**neo4j_env, "NEO4J_URI": "http://127.0.0.1:7474"}
     no_database = {**neo4j_env, "NEO4J_DATABASE": "nosuchdb"}
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    unwritable = str(a_file / "out")  # its parent is a file
     cases = {
         "explain-cjk": _cli("explain", CJK_QUESTION, "-n", ns, **neo4j_env),
         "explain-password": _cli("explain", "hello", "-n", ns, **wrong_password),
@@ -80,6 +83,8 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env):
             "dream", "-n", ns, "-c", "1", "--min-size", "9", "--max-size", "4", **neo4j_env
         ),
         "migrate-dimensions": _cli("migrate", "--dimensions", "0", **neo4j_env),
+        "explain-html": _cli("explain", "hello", "-n", ns, "--html", unwritable, **neo4j_env),
+        "export-output": _cli("export", "-n", ns, "-o", unwritable, **neo4j_env),
     }
     results = dict(zip(cases, await asyncio.gather(*cases.values()), strict=True))
 
@@ -93,6 +98,8 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env):
     _assert_one_line(results["dream-http"], 2, "NEO4J_URI")
     _assert_one_line(results["dream-database"], 2, "NEO4J_DATABASE")
     _assert_one_line(results["dream-settings"], 2, "max_cluster_size")
+    _assert_one_line(results["explain-html"], 2, unwritable, "--html")
+    _assert_one_line(results["export-output"], 2, unwritable, "--output")
     code, out, err = results["migrate-dimensions"]
     assert code == 2 and "--dimensions" in err and "Traceback" not in out + err, err
 

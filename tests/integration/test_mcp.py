@@ -199,6 +199,10 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
         "validation"
         in (await error_text(client, "retrieve", query="x", top_k=500, namespace=namespace)).lower()
     )
+    unaddressable = await error_text(
+        client, "store_thought", essence="x", thought_id="notes/today", namespace=namespace
+    )
+    assert unaddressable.startswith("validation_failed: thought_id"), unaddressable
 
 
 def _stdio(connection: ConnectionInfo, namespace: str, *flags: str) -> Client:

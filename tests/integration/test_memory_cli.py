@@ -93,7 +93,7 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert text.startswith("Relevant memories") and "because:" in text
     before = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
 
-    dump = tmp_path / "memory.jsonl"
+    dump = tmp_path / "exports" / "memory.jsonl"  # a missing directory is created
     summary = _json(cli("export", "-o", str(dump), "--json"))
     assert (summary["thoughts"], summary["edges"]) == (3, 2)
     assert len(dump.read_text().splitlines()) == 1 + 3 + 2
@@ -128,6 +128,16 @@ def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInf
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"kind": "thought"}\n')
     assert "line 1" in cli.fails("import", str(bad), code=2)
+    slashed = tmp_path / "slashed.jsonl"
+    slashed.write_text(
+        '{"kind": "namespace", "namespace": "x", "format": "engrava-graph/namespace-v1"}\n'
+        '{"kind": "thought", "thought": {"thought_id": '
+        '"notes/today", "thought_type": "OBSERVATION", "essence": "e", "content": "c", '
+        '"source": "s"}}\n'
+    )
+    refused = cli.fails("import", str(slashed), code=2)
+    assert "line 2: invalid thought_id" in refused and "'/'" in refused, refused
+    assert "thought_id" in cli.fails("link", "a/b", "c", code=2)
     wrong = cli.fails(
         "list",
         "-n",
@@ -168,3 +178,20 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
     )
     missing = cli.fails("add-messages", str(tmp_path / "nope.json"), "-n", cli.namespace, code=2)
     assert "nope.json: cannot read it" in missing
+
+
+def test_list_shows_the_newest_first_and_namespaces_pipe_as_tab_separated_lines(cli: Any) -> None:
+    texts = ["first note", "second note", "third note"]
+    for text in texts:
+        cli("remember", text)
+    listed = cli("list").stdout.splitlines()
+    assert listed[0].split("\t") == ["id", "type", "priority", "essence"]
+    assert [line.split("\t")[3] for line in listed[1:]] == texts[::-1]
+    newest = cli("list", "--limit", "2").stdout.splitlines()[1:]
+    assert [line.split("\t")[3] for line in newest] == ["third note", "second note"]
+    assert cli("list", "--type", "REFLECTION").stdout.splitlines() == [listed[0]]
+
+    lines = cli("namespaces", namespaced=False).stdout.splitlines()
+    assert lines[0] == "namespace\tthoughts"
+    assert f"{cli.namespace}\t3" in lines[1:]
+    assert all(line.count("\t") == 1 for line in lines), lines

@@ -15,6 +15,7 @@ from engrava_graph.model import (
     LifecycleStatus,
     MetadataFilter,
     Priority,
+    ThoughtFilter,
     ThoughtNotFoundError,
     ThoughtType,
     ValidationFailedError,
@@ -215,6 +216,14 @@ async def test_list_and_count_filters(store):
     assert [t.essence for t in await store.list_thoughts(valid_time=between)] == ["valid"]
     outside = ValidTimeFilter.within("2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z")
     assert "valid" not in {t.essence for t in await store.list_thoughts(valid_time=outside)}
+
+    # The same criteria passed whole as one ThoughtFilter; keywords refine it.
+    speakers = ThoughtFilter(filters=MetadataFilter.from_mapping({"speaker": ["A", "B"]}))
+    assert await store.count_thoughts(speakers) == 2
+    assert [t.essence for t in await store.list_thoughts(speakers, priority="P2")] == ["p2"]
+    assert await store.count_thoughts(ThoughtFilter(include_expired=True)) == 5
+    with pytest.raises(TypeError):
+        await store.count_thoughts(speaker="A")
 
 
 async def test_keyset_pagination_visits_each_thought_once(store):

@@ -16,11 +16,13 @@ from typer.testing import CliRunner
 
 from engrava_graph.cli import app
 from engrava_graph.cli.errors import describe
+from engrava_graph.cli.explore import ranked_candidates
 from engrava_graph.cli.json_input import read_conversation
-from engrava_graph.cli.memory import list_lines, read_export
+from engrava_graph.cli.memory import list_rows, read_export, table_lines
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.model.errors import DatasetError
 from engrava_graph.model.records import ThoughtRecord
+from engrava_graph.retrieval.results import CandidateTrace, Explanation, RetrievedMemory
 
 NEO4J_FLAGS = ("--uri", "--user", "--password", "--database")
 
@@ -159,7 +161,7 @@ def _thoughts() -> list[ThoughtRecord]:
 @pytest.mark.parametrize("width", [80, 100, 160])
 def test_list_fits_each_thought_on_one_terminal_line(width: int) -> None:
     thoughts = _thoughts()
-    lines = list_lines(thoughts, width)
+    lines = table_lines(list_rows(thoughts), width)
     assert len(lines) == 1 + len(thoughts)
     assert all(cell_len(line) <= width for line in lines), lines
     if width == 80:  # both essences are cut
@@ -171,8 +173,45 @@ def test_list_fits_each_thought_on_one_terminal_line(width: int) -> None:
 
 def test_list_in_a_pipe_is_whole_tab_separated_lines() -> None:
     thoughts = _thoughts()
-    lines = list_lines(thoughts, None)
+    lines = table_lines(list_rows(thoughts), None)
     assert lines[0].split("\t") == ["id", "type", "priority", "essence"]
     fields = lines[1].split("\t")
     assert fields[0] == thoughts[0].thought_id
     assert fields[3] == " ".join(thoughts[0].essence.split())
+
+
+def test_any_table_pipes_as_tab_separated_lines_and_cuts_only_its_last_column() -> None:
+    rows = [("namespace", "thoughts"), ("agent-7", "12"), ("a-much-longer-name", "3")]
+    assert table_lines(rows, None) == [
+        "namespace\tthoughts",
+        "agent-7\t12",
+        "a-much-longer-name\t3",
+    ]
+    aligned = table_lines(rows, 80)
+    assert aligned[1] == "agent-7             12"
+    assert {len(line) - len(line.split()[-1]) for line in aligned} == {20}
+
+
+def _trace(thought_id: str, composite: float, dropped_in: str | None = None) -> CandidateTrace:
+    signals = dict.fromkeys(
+        ("similarity", "temporal", "causal", "importance", "access_frequency", "activation"), 0.0
+    )
+    return CandidateTrace(
+        thought_id=thought_id,
+        text=thought_id,
+        reached_by="activation",
+        hops=0,
+        composite=composite,
+        confidence=composite,
+        dropped_in=dropped_in,
+        **signals,
+    )
+
+
+def test_explain_lists_the_results_in_rank_order_then_the_dropped_ones() -> None:
+    # The cycle orders candidates by composite; results are ordered by confidence.
+    candidates = [_trace("a", 0.9), _trace("b", 0.8), _trace("x", 0.7, "return"), _trace("c", 0.6)]
+    results = [RetrievedMemory.model_construct(thought_id=i) for i in ("c", "a", "b")]
+    explanation = Explanation.model_construct(results=results, candidates=candidates)
+    listed = [(rank, trace.thought_id) for rank, trace in ranked_candidates(explanation)]
+    assert listed == [(1, "c"), (2, "a"), (3, "b"), (None, "x")]

@@ -244,13 +244,13 @@ class FlakyService:
             return httpx.Response(
                 503, json=error_body("neo4j_unavailable"), headers={"Retry-After": "0"}
             )
-        return httpx.Response(200, json=thought_json("a/b"))
+        return httpx.Response(200, json=thought_json("a?b"))
 
 
 def check_flaky(service: FlakyService, thought: ThoughtRecord) -> None:
-    assert thought.thought_id == "a/b" and len(service.requests) == 2
+    assert thought.thought_id == "a?b" and len(service.requests) == 2
     request = service.requests[-1]
-    assert request.url.raw_path == b"/v1/thoughts/a%2Fb"
+    assert request.url.raw_path == b"/v1/thoughts/a%3Fb"
     assert request.headers["Authorization"] == "Bearer secret-key-0123456789"
     assert request.headers["X-Namespace"] == "ns-1"
 
@@ -260,7 +260,7 @@ def test_sync_client_retries_a_503() -> None:
     with Client(
         BASE, "secret-key-0123456789", namespace="ns-1", transport=httpx.MockTransport(service)
     ) as client:
-        check_flaky(service, client.get_thought("a/b"))
+        check_flaky(service, client.get_thought("a?b"))
 
 
 async def test_async_client_retries_a_503() -> None:
@@ -268,4 +268,4 @@ async def test_async_client_retries_a_503() -> None:
     async with AsyncClient(
         BASE, "secret-key-0123456789", namespace="ns-1", transport=httpx.MockTransport(service)
     ) as client:
-        check_flaky(service, await client.get_thought("a/b"))
+        check_flaky(service, await client.get_thought("a?b"))

@@ -25,6 +25,7 @@ from engrava_graph.model import (
     ThoughtType,
     ValidTimeFilter,
 )
+from engrava_graph.model.bounds import STORED
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.model.metadata import flatten_metadata
 from engrava_graph.model.namespace import fulltext_namespace_token, validate_namespace
@@ -200,3 +201,36 @@ def test_record_is_frozen():
     with pytest.raises(ValidationError):
         t.essence = "y"  # type: ignore[misc]
     assert isinstance(t, ThoughtRecord)
+
+
+@pytest.mark.parametrize(
+    "bad", ["notes/today", "../x", ".", "..", "a\\b", "tab\tid", " ", "x" * 129]
+)
+def test_ids_that_no_url_path_can_address_are_refused(bad: str) -> None:
+    with pytest.raises(ValidationError, match="thought_id"):
+        ThoughtRecord(
+            thought_id=bad, thought_type="OBSERVATION", essence="e", content="c", source="s"
+        )
+    with pytest.raises(ValidationError, match="edge_id"):
+        EdgeRecord(edge_id=bad, from_thought_id="a", to_thought_id="b", edge_type="LEADS_TO")
+    with pytest.raises(ValidationError, match="to_thought_id"):
+        EdgeRecord(from_thought_id="a", to_thought_id=bad, edge_type="LEADS_TO")
+
+
+@pytest.mark.parametrize("fine", ["D1:3", "O1:Caroline:0", "a..b", "..x", "note 7?", "café#1"])
+def test_ids_the_peer_uses_and_url_paths_carry_are_kept(fine: str) -> None:
+    record = ThoughtRecord(
+        thought_id=fine, thought_type="OBSERVATION", essence="e", content="c", source="s"
+    )
+    assert record.thought_id == fine
+
+
+def test_a_stored_id_from_before_the_rule_stays_readable() -> None:
+    data = {
+        "thought_id": "legacy/1",
+        "thought_type": "OBSERVATION",
+        "essence": "e",
+        "content": "c",
+        "source": "s",
+    }
+    assert ThoughtRecord.model_validate(data, context=STORED).thought_id == "legacy/1"

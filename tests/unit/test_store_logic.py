@@ -9,7 +9,8 @@ import pytest
 
 from engrava_graph.graph.registry import CypherRegistryError, cypher, list_statements
 from engrava_graph.model import InvalidRecencyArgumentError, RecencyModeConflictError
-from engrava_graph.model.enums import EdgeType
+from engrava_graph.model.enums import EdgeType, ThoughtType
+from engrava_graph.model.thought_filter import ThoughtFilter
 from engrava_graph.search.fusion import (
     RecencyAxis,
     TimeConfig,
@@ -113,3 +114,16 @@ def cypher_text(name: str) -> str:
     from engrava_graph.graph.registry import cypher_root
 
     return (cypher_root() / f"{name}.cypher").read_text()
+
+
+def test_a_thought_filter_gives_the_fragment_its_parameters() -> None:
+    where = ThoughtFilter(thought_type=ThoughtType.NOTE, priority="P1", min_cycle=2)
+    params = where.cypher_params()
+    assert (params["thought_type"], params["priority"], params["min_cycle"]) == ("NOTE", "P1", 2)
+    assert (params["include_expired"], params["include_archived"]) == (False, True)
+    assert params["meta_filters"] == [] and params["vt_kind"] is None
+    wider = where.with_criteria(include_expired=True)
+    assert wider.include_expired and wider.thought_type is ThoughtType.NOTE
+    assert where.with_criteria() is where
+    with pytest.raises(TypeError):
+        where.with_criteria(speaker="A")

@@ -179,3 +179,25 @@ def test_a_refused_create_does_not_register_the_namespace(api: Api) -> None:
     assert api.get("/v1/thoughts").json()["error"] == "namespace_not_found"
     api.thought("accepted")
     assert api.get("/v1/thoughts").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path, body, field",
+    [
+        ("/v1/retrieve", '{"query": "x", "top_k": %s}', "top_k"),
+        ("/v1/thoughts:bulk", '{"thoughts": [{"created_cycle": -%s}]}', "thoughts.0.created_cycle"),
+    ],
+    ids=["top_k", "nested"],
+)
+def test_an_integer_too_long_to_parse_is_a_422_naming_its_field(
+    api: Api, path: str, body: str, field: str
+) -> None:
+    api.thought("already here")
+    before = api.footprint()
+    response = api.post(
+        path, content=body % ("9" * 5000), headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422, response.text
+    assert (response.json()["error"], response.json()["field"]) == ("invalid_request", field)
+    assert response.json()["message"].startswith(f"{field}: an integer of 5000 digits")
+    assert api.footprint() == before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from urllib.parse import quote
 
 from tests.integration.api.conftest import Api
 
@@ -30,6 +31,18 @@ def test_create_then_read_back(api: Api) -> None:
     assert got.status_code == 200
     assert got.json() == made
     assert got.json()["tags"] == ["drinks"]
+
+
+def test_source_is_optional_with_the_default_the_schema_states(api: Api) -> None:
+    body = {"thought_type": "NOTE", "essence": "no source given", "content": "c"}
+    made = api.post("/v1/thoughts", json=body)
+    assert made.status_code == 201, made.text
+    assert made.json()["source"] == "api"
+    schema = api.get("/openapi.json").json()["components"]["schemas"]["ThoughtCreate"]
+    assert "source" not in schema["required"]
+    assert schema["properties"]["source"]["default"] == "api"
+    blank = api.post("/v1/thoughts", json={**body, "source": " "})
+    assert blank.status_code == 422 and blank.json()["field"] == "source"
 
 
 def test_create_keeps_a_given_id_and_refuses_it_twice(api: Api) -> None:
@@ -90,6 +103,21 @@ def test_validation_errors_name_the_field(api: Api) -> None:
     )
     assert not_json.status_code == 422
     assert set(not_json.json()) == {"error", "message", "field"}
+
+
+def test_ids_that_no_url_path_can_address_are_422_naming_the_field(api: Api) -> None:
+    for bad in ("notes/today", "..", "a\\b", "tab\tid"):
+        refused = api.post("/v1/thoughts", json=_body("x", thought_id=bad))
+        assert refused.status_code == 422, (bad, refused.text)
+        assert refused.json()["field"] == "thought_id", refused.json()
+    bulk = api.post(
+        "/v1/thoughts:bulk", json={"thoughts": [_body("a"), _body("b", thought_id=".")]}
+    )
+    assert bulk.status_code == 422 and bulk.json()["field"] == "thoughts.1.thought_id"
+    for fine in ("D1:3", "a..b", "note 7?", "café#1"):
+        made = api.post("/v1/thoughts", json=_body(fine, thought_id=fine))
+        assert made.status_code == 201, (fine, made.text)
+        assert api.get(f"/v1/thoughts/{quote(fine, safe='')}").json()["essence"] == fine
 
 
 def test_unknown_ids_are_404(api: Api) -> None:
