@@ -52,7 +52,11 @@ def id_problem(value: str) -> str | None:
         return "must not be '.' or '..' (URL clients drop such a path segment)"
     for position, char in enumerate(value):
         if unicodedata.category(char) == "Cc":
-            return f"must not contain control characters (U+{ord(char):04X} at position {position})"
+            name = "NUL, " if char == "\x00" else ""
+            return (
+                f"must not contain control characters ({name}U+{ord(char):04X} at position "
+                f"{position})"
+            )
     return None
 
 

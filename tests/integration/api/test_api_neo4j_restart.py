@@ -1,8 +1,8 @@
 """Neo4j stopped and started again under the running service: 503 with Retry-After while it is
 down, recovery without restarting the service, and no acknowledged write lost.
 
-Runs on a private Neo4j instance (``LocalNeo4jServer("api-restart")`` on its own ports), never
-on the shared server. Slow: two server starts, about 30-60 s.
+Runs on a private Neo4j instance (``LocalNeo4jServer("api-restart-<instance>")`` on its own
+ports), never on the shared server. Slow: two server starts, about 30-60 s.
 """
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ def private_neo4j() -> Iterator[tuple[LocalNeo4jServer, ConnectionInfo]]:
         heap="512m",
         pagecache="128m",
     )
-    server = LocalNeo4jServer("api-restart", settings)
+    # One per instance of the run (CI runs the 2026.x and the 5.26 line one after the other, and
+    # 5.26 cannot open a store 2026.x wrote).
+    server = LocalNeo4jServer(f"api-restart-{settings.instance}", settings)
     server.stop()  # a run killed half-way may have left it running on other ports
     try:
         info = server.start(timeout=START_TIMEOUT)
