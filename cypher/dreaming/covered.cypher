@@ -4,6 +4,7 @@
 // returns: thought_id
 UNWIND $thought_ids AS id
 MATCH (m:Thought {namespace: $namespace, thought_id: id})
+USING INDEX m:Thought(namespace, thought_id)
 WHERE EXISTS {
   (m)<-[:CONSOLIDATED_FROM]-(r:Reflection)
   WHERE r.lifecycle_status = 'ACTIVE'

@@ -7,9 +7,11 @@
 // fields, cosine and where spreading brought it from. No vector leaves the server.
 // params: $vector (LIST<FLOAT> or null), $vector_share, $seeds (INTEGER, 0 = no spreading),
 //         the retrieval/_neighbours params and the search/_retrievable params
-// returns: fields (MAP, retrieval/_candidate_fields), similarity (FLOAT cosine in [0, 1] or
-//          null), keyword (FLOAT in [0, 1] or null; null = not activated), activated (BOOLEAN),
-//          arrivals (LIST<MAP {from_id, via, weight}>)
+// returns: one row, candidates (LIST<MAP>: fields (MAP, retrieval/_candidate_fields), similarity
+//          (FLOAT cosine in [0, 1] or null), keyword (FLOAT in [0, 1] or null; null = not
+//          activated), activated (BOOLEAN), arrivals (LIST<MAP {from_id, via, weight}>)). One
+//          record, not one per candidate: the async driver reads each record in several
+//          socket reads, which cost more than the statement for a few dozen candidates.
 WITH t, max(vscore) AS vscore, max(kw) AS kw
 WITH t, kw, CASE WHEN vscore IS NULL THEN null WHEN vscore < 0.5 THEN 0.0
                  ELSE 2.0 * vscore - 1.0 END AS arm_cosine, {{> retrieval/_cosine}} AS cosine
@@ -42,6 +44,6 @@ CALL (activated) {
 WITH t, max(keyword) AS keyword, max(cosine) AS cosine, max(active) AS active,
      collect(CASE WHEN from_id IS NOT NULL
                   THEN {from_id: from_id, via: via, weight: weight} END) AS arrivals
-RETURN {{> retrieval/_candidate_fields}} AS fields,
-       CASE WHEN active = 1 THEN cosine ELSE {{> retrieval/_cosine}} END AS similarity,
-       keyword, active = 1 AS activated, arrivals
+RETURN collect({fields: {{> retrieval/_candidate_fields}},
+                 similarity: CASE WHEN active = 1 THEN cosine ELSE {{> retrieval/_cosine}} END,
+                 keyword: keyword, activated: active = 1, arrivals: arrivals}) AS candidates

@@ -24,6 +24,7 @@ import shlex
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import time
 from collections.abc import Iterator, Mapping
@@ -48,6 +49,7 @@ DEFAULT_HEAP = "1g"
 DEFAULT_PAGECACHE = "512m"
 USER = "neo4j"
 POM_NAME = "neo4j-server.pom.xml"
+_PASSWORD_ALPHABET = string.ascii_letters + string.digits
 ENTRY_POINTS = ("org.neo4j.server.CommunityEntryPoint", "org.neo4j.server.Neo4jCommunity")
 LTS_JAVA = (17, 21)
 """Java majors Neo4j 5.26 runs on."""
@@ -376,13 +378,20 @@ class LocalNeo4jServer:
             Neo4jUnavailableError: the password file is gone but the database already exists.
         """
         if self.password_file.exists():
-            return self.password_file.read_text().strip()
+            password = self.password_file.read_text().strip()
+            if not password.startswith("-") or self._system_db_exists():
+                return password
+            # Written by an earlier version that could start it with '-', which failed
+            # set-initial-password before any database existed: never used, so replaced.
+            self.password_file.unlink()
         if self._system_db_exists():
             raise Neo4jUnavailableError(
                 f"{self.password_file} is missing but {self.home} already holds a database; "
                 f"delete {self.home} to start afresh."
             )
-        password = secrets.token_urlsafe(24)
+        # Letters and digits only: a password starting with '-' (token_urlsafe gives one in 64
+        # times) is read by neo4j-admin as an option, and set-initial-password fails.
+        password = "".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(32))
         fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:
             handle.write(password + "\n")

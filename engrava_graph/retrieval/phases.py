@@ -214,7 +214,7 @@ async def activate(
     # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
     floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
     plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
-    rows = await deps.executor.read(
+    records = await deps.executor.read(
         _ACTIVATE[plan.strategy],
         vectors=[[float(x) for x in v] for v in vectors if v is not None],
         vector=vector,
@@ -233,6 +233,7 @@ async def activate(
         **arm_params,
         **scope,
     )
+    rows = records[0]["candidates"] if records else []
     candidates: dict[str, Candidate] = {}
     for row in rows:
         fields = MemoryFields.from_row(row["fields"])

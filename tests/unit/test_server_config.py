@@ -84,3 +84,21 @@ def test_java_majors_by_line() -> None:
 def test_pom_pins_the_current_version() -> None:
     pom = (Path(__file__).resolve().parents[2] / "docker" / "neo4j-server.pom.xml").read_text()
     assert f"<neo4j.version>{CURRENT_VERSION}</neo4j.version>" in pom
+
+
+def test_generated_password_is_never_read_as_an_option(tmp_path: Path) -> None:
+    """neo4j-admin takes a password starting with '-' for an option; one left by an earlier
+    failed first start (no database yet) is replaced, one in use is kept."""
+    settings = ServerSettings.from_env({"ENGRAVA_GRAPH_HOME": str(tmp_path)})
+    server = LocalNeo4jServer("t2", settings)
+    server.home.mkdir(parents=True)
+    passwords = set()
+    for _ in range(200):
+        server.password_file.unlink(missing_ok=True)
+        passwords.add(server._ensure_password())
+    assert len(passwords) == 200 and all(p.isalnum() and len(p) == 32 for p in passwords)
+    server.password_file.write_text("-stale\n")
+    assert server._ensure_password().isalnum()
+    server.password_file.write_text("-in-use\n")
+    (server.home / "data" / "databases" / "system").mkdir(parents=True)
+    assert server._ensure_password() == "-in-use"
