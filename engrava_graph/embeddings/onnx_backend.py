@@ -8,7 +8,8 @@ model's files, the torch version, the ONNX opset and this module's export format
 model or exporter writes a new file. The file is written to a temporary name and renamed into
 place, so a concurrent reader (thread or process) sees a whole file or none. It records two probe
 texts' vectors computed by sentence-transformers at export; a cached file that does not load, or
-whose probe vectors differ, is exported again.
+whose probe vectors differ, is exported again. When the directory cannot be written, the export
+is used from memory (and redone by the next process), with a warning.
 
 Embedding runs the transformer in onnxruntime, tokenises with the model's ``tokenizer.json``
 (the same fast tokenizer sentence-transformers uses, truncated at the model's
@@ -179,7 +180,12 @@ class OnnxSession:
         except Exception as exc:  # missing, truncated, corrupted or stale: export it again
             if path.exists():
                 log.warning("re-exporting the ONNX embedder model %s: %s", path, exc)
-        _export(spec, load_torch_model, path)
+        data = _export(spec, load_torch_model)
+        try:
+            _write_atomically(path, data)
+        except OSError as exc:
+            log.warning("cannot cache the ONNX embedder model (exported again next time): %s", exc)
+            return cls._open(spec, data, threads)
         try:
             return cls._open(spec, path, threads)
         except Exception as exc:
@@ -240,8 +246,8 @@ class OnnxSession:
         return vectors
 
 
-def _export(spec: OnnxSpec, load_torch_model: Callable[[], Any], path: Path) -> None:
-    """Export the model's transformer to ``path`` (atomically), with its probe vectors.
+def _export(spec: OnnxSpec, load_torch_model: Callable[[], Any]) -> bytes:
+    """The model's transformer exported to ONNX, with its probe vectors: the file's bytes.
 
     Raises:
         OnnxUnsupportedError: the loaded model disagrees with ``spec``, the export fails, or
@@ -266,8 +272,8 @@ def _export(spec: OnnxSpec, load_torch_model: Callable[[], Any], path: Path) -> 
     onnx.helper.set_model_props(proto, {_PROBE_KEY: json.dumps(probes.tolist())})
     data = proto.SerializeToString()
     OnnxSession._open(spec, data, threads=1)  # raises when it does not embed like torch
-    _write_atomically(path, data)
-    log.info("exported the ONNX embedder model %s to %s", spec.model_dir, path)
+    log.info("exported the ONNX embedder model of %s", spec.model_dir)
+    return data
 
 
 def _exported(model: Any, spec: OnnxSpec) -> bytes:

@@ -138,16 +138,34 @@ def test_an_export_that_no_longer_embeds_like_torch_is_exported_again(
     proto = onnx.load_from_string(good)
     onnx.helper.set_model_props(proto, {"engrava.probes": json.dumps([[0.0] * 384] * 2)})
     path.write_bytes(proto.SerializeToString())
-    exported: list[Path] = []
+    exported: list[OnnxSpec] = []
 
-    def export(spec: OnnxSpec, load: object, target: Path) -> None:
-        exported.append(target)
-        target.write_bytes(good)
+    def export(spec: OnnxSpec, load: object) -> bytes:
+        exported.append(spec)
+        return good
 
     monkeypatch.setattr(onnx_backend, "_export", export)
     provider = SentenceTransformerProvider(cache_size=0, backend="onnx")
     provider.embed(["probe"])
-    assert exported == [path]
+    assert len(exported) == 1 and path.read_bytes() == good
+
+
+def test_an_unwritable_cache_still_runs_on_onnx(onnx_provider, home, monkeypatch, caplog):
+    (path,) = _exports(home)
+    good = path.read_bytes()
+    path.unlink()
+
+    def read_only(*args: object) -> None:
+        raise PermissionError("read-only file system")
+
+    monkeypatch.setattr(onnx_backend, "_export", lambda spec, load: good)
+    monkeypatch.setattr(onnx_backend, "_write_atomically", read_only)
+    with caplog.at_level(logging.WARNING):
+        provider = SentenceTransformerProvider(cache_size=0, backend="onnx")
+        vectors = provider.embed(["no cache"])
+    assert "cannot cache" in caplog.text and provider.backend == "onnx"
+    assert np.abs(vectors - onnx_provider.embed(["no cache"])).max() == 0
+    path.write_bytes(good)
 
 
 def test_several_threads_embedding_at_once_get_the_same_vectors(home, onnx_provider) -> None:
