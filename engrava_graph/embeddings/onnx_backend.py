@@ -82,12 +82,12 @@ class OnnxSpec:
         Raises:
             OnnxUnsupportedError: the directory is not a sentence-transformers model whose
                 pipeline is Transformer + mean Pooling (+ Normalize) with a fast tokenizer
-                (``tokenizer.json``), a ``max_seq_length``, no lower-casing and no default
-                prompt.
+                (``tokenizer.json``, truncating on the right), a ``max_seq_length``, no
+                lower-casing and no default prompt.
         """
         root = Path(model_dir)
         modules = _json(root / "modules.json")
-        if not isinstance(modules, list):
+        if not isinstance(modules, list) or not all(isinstance(m, dict) for m in modules):
             raise OnnxUnsupportedError(f"{root / 'modules.json'} is not a list of modules")
         kinds = [str(module.get("type", "")).rsplit(".", 1)[-1] for module in modules]
         if kinds not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
@@ -96,23 +96,29 @@ class OnnxSpec:
                 "not Transformer + Pooling (+ Normalize)"
             )
         transformer_dir = root / modules[0].get("path", "")
-        pooling = _json(root / modules[1].get("path", "") / "config.json")
+        pooling = _json_object(root / modules[1].get("path", "") / "config.json")
         modes = sorted(
             key for key, value in pooling.items() if key.startswith("pooling_mode_") and value
         )
         if modes != ["pooling_mode_mean_tokens"]:
             raise OnnxUnsupportedError(f"its pooling is {modes or 'none'}, not mean tokens only")
-        settings = _json(transformer_dir / "sentence_bert_config.json")
+        settings = _json_object(transformer_dir / "sentence_bert_config.json")
         max_seq_length = settings.get("max_seq_length")
         if not isinstance(max_seq_length, int) or max_seq_length < 1:
             raise OnnxUnsupportedError("sentence_bert_config.json sets no max_seq_length")
         if settings.get("do_lower_case"):
             raise OnnxUnsupportedError("it lower-cases texts before tokenising (do_lower_case)")
         st_config = root / "config_sentence_transformers.json"
-        if st_config.is_file() and _json(st_config).get("default_prompt_name"):
+        if st_config.is_file() and _json_object(st_config).get("default_prompt_name"):
             raise OnnxUnsupportedError("it prepends a default prompt")
         if not (transformer_dir / "tokenizer.json").is_file():
             raise OnnxUnsupportedError("it has no fast tokenizer (tokenizer.json)")
+        tokenizer_config = transformer_dir / "tokenizer_config.json"
+        if (
+            tokenizer_config.is_file()
+            and _json_object(tokenizer_config).get("truncation_side", "right") != "right"
+        ):
+            raise OnnxUnsupportedError("its tokenizer truncates on the left")
         dimensions = pooling.get("word_embedding_dimension")
         if not isinstance(dimensions, int) or dimensions < 1:
             raise OnnxUnsupportedError("its pooling config sets no word_embedding_dimension")
@@ -343,10 +349,19 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 def _json(path: Path) -> Any:
+    """The JSON document in ``path``; OnnxUnsupportedError when it cannot be read."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise OnnxUnsupportedError(f"cannot read {path}: {exc}") from exc
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; OnnxUnsupportedError when it is not one."""
+    document = _json(path)
+    if not isinstance(document, dict):
+        raise OnnxUnsupportedError(f"{path} is not a JSON object")
+    return document
 
 
 _DIGESTS_LOCK = threading.Lock()

@@ -218,6 +218,16 @@ def _model_copy(tmp_path: Path, pooling: dict[str, object]) -> Path:
     return tmp_path
 
 
+def test_a_tokenizer_truncating_on_the_left_is_not_for_onnx(tmp_path) -> None:
+    model = _model_copy(tmp_path, {})
+    config = model / "tokenizer_config.json"
+    settings = {**json.loads(config.read_text()), "truncation_side": "left"}
+    config.unlink()
+    config.write_text(json.dumps(settings))
+    with pytest.raises(OnnxUnsupportedError, match="truncates on the left"):
+        OnnxSpec.from_dir(model)
+
+
 def test_a_model_with_other_pooling_falls_back_to_torch(tmp_path, caplog) -> None:
     model = _model_copy(
         tmp_path, {"pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True}
@@ -237,6 +247,16 @@ def test_unsupported_model_directories_are_named(tmp_path) -> None:
         json.dumps([{"type": "sentence_transformers.models.Transformer", "path": ""}])
     )
     with pytest.raises(OnnxUnsupportedError, match="pipeline is Transformer,"):
+        OnnxSpec.from_dir(tmp_path)
+    (tmp_path / "modules.json").write_text(json.dumps(["Transformer", "Pooling"]))
+    with pytest.raises(OnnxUnsupportedError, match="not a list of modules"):
+        OnnxSpec.from_dir(tmp_path)
+    (tmp_path / "modules.json").write_text(
+        json.dumps([{"type": "x.Transformer"}, {"type": "x.Pooling", "path": "pool"}])
+    )
+    (tmp_path / "pool").mkdir()
+    (tmp_path / "pool" / "config.json").write_text("[]")
+    with pytest.raises(OnnxUnsupportedError, match="not a JSON object"):
         OnnxSpec.from_dir(tmp_path)
     with pytest.raises(ValueError, match="backend must be one of"):
         SentenceTransformerProvider(backend="gpu")  # type: ignore[arg-type]
