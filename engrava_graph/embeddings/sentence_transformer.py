@@ -139,7 +139,8 @@ class SentenceTransformerProvider:
             embed like torch falls back to torch under ``"auto"`` (a warning) and raises under
             ``"onnx"`` (:class:`~engrava_graph.embeddings.onnx_backend.OnnxUnsupportedError`
             when the model does not export faithfully). Vectors agree with torch's to about
-            1e-7; a query embeds about 2.5x faster.
+            1e-7; a query embeds about 2.5x faster, a batch of 64 texts 4-12% slower
+            (``benchmarks/bench_embed.py``).
 
     Attributes:
         backend: ``"onnx"`` or ``"torch"``, what runs the model (``"onnx"`` may turn
