@@ -40,6 +40,7 @@ def embedding_provider_for(settings: ApiSettings) -> EmbeddingProvider | None:
         settings.embedding_model_path,
         workers=settings.embedding_workers,
         cache_size=settings.embedding_cache_size,
+        backend=settings.embedding_backend,
     )
 
 

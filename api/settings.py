@@ -9,6 +9,8 @@ Variables (every name but the Neo4j ones has the ``ENGRAVA_`` prefix)::
     ENGRAVA_EMBEDDER        "sentence-transformers" (default) or "none" (keyword search only)
     ENGRAVA_EMBEDDING_WORKERS, ENGRAVA_EMBEDDING_CACHE_SIZE   model replicas embedding at once,
         and query texts whose vectors are remembered (LRU)
+    ENGRAVA_EMBEDDING_BACKEND   "auto" (default: onnxruntime when it can run the model), "onnx"
+        or "torch" (sentence-transformers on torch)
     ENGRAVA_NEO4J_MAX_POOL_SIZE, ENGRAVA_NEO4J_CONNECTION_TIMEOUT,
     ENGRAVA_NEO4J_MAX_TRANSACTION_RETRY_TIME   the driver's pool and timeouts (seconds)
     ENGRAVA_MAX_BODY_BYTES  the largest request body (bigger: 413)
@@ -110,9 +112,11 @@ class ApiSettings(BaseSettings):
             ``serve`` command sets it from its ``--insecure-dev`` flag only.
         embedder: ``"sentence-transformers"`` (bundled all-MiniLM-L6-v2) or ``"none"``.
         embedding_model_path: another local sentence-transformers model directory.
-        embedding_workers: model replicas, i.e. query embeddings computed at once (each
-            replica costs the model's memory, about 90 MB for MiniLM-L6).
+        embedding_workers: model replicas, i.e. query embeddings computed at once (on torch
+            each replica costs the model's memory, about 90 MB for MiniLM-L6).
         embedding_cache_size: query texts whose vectors are kept (bounded LRU; 0 = none).
+        embedding_backend: what runs the model: ``"auto"``, ``"onnx"`` or ``"torch"`` (see
+            :class:`~engrava_graph.embeddings.SentenceTransformerProvider`).
         neo4j_max_pool_size: connections kept to the server.
         neo4j_connection_timeout: seconds to open one connection.
         neo4j_max_transaction_retry_time: seconds a managed transaction retries transient
@@ -151,6 +155,7 @@ class ApiSettings(BaseSettings):
     embedding_model_path: str | None = None
     embedding_workers: int = Field(default=1, ge=1, le=16)
     embedding_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
+    embedding_backend: Literal["auto", "onnx", "torch"] = "auto"
     neo4j_max_pool_size: int = Field(default=50, ge=1, le=1000)
     neo4j_connection_timeout: float = Field(default=5.0, gt=0)
     neo4j_max_transaction_retry_time: float = Field(default=10.0, ge=0)

@@ -118,7 +118,7 @@ class ServerSettings:
         """
         env = os.environ if environ is None else environ
         return cls(
-            cache_dir=_cache_dir(env),
+            cache_dir=cache_dir(env),
             version=env.get("ENGRAVA_NEO4J_VERSION") or None,
             bolt_port=_port_from_env(env, "ENGRAVA_NEO4J_BOLT_PORT"),
             http_port=_port_from_env(env, "ENGRAVA_NEO4J_HTTP_PORT"),
@@ -712,8 +712,9 @@ def _browser_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/browser/"
 
 
-def _cache_dir(env: Mapping[str, str]) -> Path:
-    """``$ENGRAVA_GRAPH_HOME``, else ``${XDG_CACHE_HOME:-~/.cache}/engrava-graph``."""
+def cache_dir(env: Mapping[str, str]) -> Path:
+    """The project's cache directory (Neo4j servers, ONNX exports) for the environment ``env``:
+    ``$ENGRAVA_GRAPH_HOME``, else ``${XDG_CACHE_HOME:-~/.cache}/engrava-graph``."""
     if env.get("ENGRAVA_GRAPH_HOME"):
         return Path(env["ENGRAVA_GRAPH_HOME"]).expanduser()
     base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")

@@ -115,33 +115,41 @@ async def test_provider_faults_raised_in_the_worker_arrive_typed_and_write_nothi
     assert await store.count_thoughts() == 0
 
 
+@pytest.mark.parametrize("backend", ["torch", "onnx"])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_the_provider_runs_at_most_one_call_per_replica(workers: int, monkeypatch):
+def test_the_provider_runs_at_most_one_call_per_replica(workers: int, backend: str, monkeypatch):
     from sentence_transformers import SentenceTransformer
 
-    provider = SentenceTransformerProvider(workers=workers, cache_size=0)
+    from engrava_graph.embeddings.onnx_backend import OnnxSession
+
+    provider = SentenceTransformerProvider(workers=workers, cache_size=0, backend=backend)  # type: ignore[arg-type]
     texts = [f"cup number {i} of green tea" for i in range(8)]
     alone = provider.embed(texts)
-    encode, guard = SentenceTransformer.encode, threading.Lock()
+    # a replica is a SentenceTransformer (torch), or a tokenizer of its own over the shared
+    # session (ONNX): the call's first argument, or its second
+    owner, replica_argument = (SentenceTransformer, 0) if backend == "torch" else (OnnxSession, 1)
+    encode, guard = owner.encode, threading.Lock()
     inside: dict[str, Any] = {"now": 0, "most": 0, "per_replica": {}}
 
-    def counting_encode(model: Any, *args: Any, **kwargs: Any) -> Any:
+    def counting_encode(*args: Any, **kwargs: Any) -> Any:
+        replica = id(args[replica_argument])
         with guard:
             inside["now"] += 1
             inside["most"] = max(inside["most"], inside["now"])
-            busy = inside["per_replica"].get(id(model), 0) + 1
-            inside["per_replica"][id(model)] = busy
+            busy = inside["per_replica"].get(replica, 0) + 1
+            inside["per_replica"][replica] = busy
             assert busy == 1, "two calls on one replica at once"
         try:
-            return encode(model, *args, **kwargs)
+            return encode(*args, **kwargs)
         finally:
             with guard:
                 inside["now"] -= 1
-                inside["per_replica"][id(model)] -= 1
+                inside["per_replica"][replica] -= 1
 
-    monkeypatch.setattr(SentenceTransformer, "encode", counting_encode)
+    monkeypatch.setattr(owner, "encode", counting_encode)
     with ThreadPoolExecutor(max_workers=4) as pool:
         rows = list(pool.map(lambda text: provider.embed([text]), texts))
+    assert provider.backend == backend
     assert 1 <= inside["most"] <= workers
     assert len(inside["per_replica"]) <= workers
     np.testing.assert_allclose(np.vstack(rows), alone, atol=1e-5)

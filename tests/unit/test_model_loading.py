@@ -1,5 +1,5 @@
-"""The bundled model loads without its "Loading weights" progress bar on stderr, leaves the
-progress-bar setting as it found it, and still raises when a model cannot be loaded."""
+"""The bundled model loads on torch without its "Loading weights" progress bar on stderr, leaves
+the progress-bar setting as it found it, and still raises when a model cannot be loaded."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from engrava_graph.embeddings import SentenceTransformerProvider
 
 def test_loading_the_model_prints_no_progress_bar(capfd: pytest.CaptureFixture[str]) -> None:
     transformers_logging.enable_progress_bar()
-    vectors = SentenceTransformerProvider(cache_size=0).embed(["a first thought"])
+    vectors = SentenceTransformerProvider(cache_size=0, backend="torch").embed(["a first thought"])
     assert vectors.shape == (1, 384)
     assert "Loading weights" not in capfd.readouterr().err
     assert transformers_logging.is_progress_bar_enabled()  # restored for the caller's own bars
