@@ -3,8 +3,9 @@
 Two corpora, each in one namespace of the Neo4j from ``NEO4J_URI`` (else the project's
 resolution order):
 
-- ``locomo``: one LoCoMo conversation (``--conversation``, a tuning one; default ``conv-42``),
-  one thought per turn (about 600), questions = its QA items;
+- ``locomo``: one LoCoMo conversation (``--conversation``, a tuning one; default ``conv-42``)
+  stored as an agent stores a chat: every turn once through ``add_messages`` (about 650
+  thoughts with their sessions, linked ``MESSAGE_OF``), questions = its QA items;
 - ``synthetic``: ``--thoughts`` (default 100,000) thoughts of the synthetic corpus the other
   benchmarks use (:class:`_common.CorpusGenerator`, vectors cached in ``--cache``), unseen
   queries from the same generator.
@@ -18,7 +19,8 @@ For every query, in a rotating order, each method runs once:
   through the same executor;
 - ``embed``: the embedder alone (``provider.embed([q])``);
 - ``peer``: the peer ``engrava`` ``search_hybrid(q, top_k=10)`` on a SQLite copy of the same
-  texts and corpus vectors, embedding the question with its own provider (same model files);
+  thoughts (and edges) and the very vectors our store holds, embedding the question with its
+  own provider (same model files);
   at most ``--peer-queries`` queries (it scans every vector in NumPy: seconds at 100,000).
 
 The embedding cache is off (``cache_size=0``), so no method profits from another's embedding.
@@ -39,8 +41,8 @@ import json
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,7 +69,9 @@ from _common import (
 )
 
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.demo.locomo import load_dataset
+from engrava_graph.demo.ingest import IngestMode, ingest_conversation
+from engrava_graph.demo.locomo import Conversation, load_dataset
+from engrava_graph.demo.peer import open_peer_copy
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
 from engrava_graph.graph.registry import cypher
@@ -78,25 +82,12 @@ METHODS = ("retrieve", "search_hybrid", "floor", "embed", "peer")
 LOCOMO_FILE = Path("/work/shared/data/locomo/locomo7.json")
 
 
-def locomo_corpus(path: Path, conversation: str) -> tuple[list[ThoughtSpec], list[str], datetime]:
-    """The turns of one LoCoMo conversation as specs (text = "Speaker: text", clipped to 200
-    characters as the synthetic corpus is), its questions,
-    and the date of its last session (the ``now`` of retrieve)."""
+def locomo_conversation(path: Path, conversation: str) -> tuple[Conversation, list[str], datetime]:
+    """One LoCoMo conversation, its distinct questions and the date of its last session (the
+    ``now`` of retrieve)."""
     conv = next(c for c in load_dataset(path) if c.sample_id == conversation)
-    specs = [
-        ThoughtSpec(
-            thought_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"{conversation}/{t.thought_id}")),
-            text=t.content[:200],
-            thought_type="OBSERVATION",
-            priority="P3",
-            cycle=t.created_cycle,
-            metadata={"speaker": t.metadata["speaker"], "session": t.metadata["session"]},
-        )
-        for t in conv.thoughts
-        if t.metadata.get("kind") == "turn"
-    ]
     questions = list(dict.fromkeys(q.question for q in conv.questions))
-    return specs, questions, conv.last_date or datetime.now(UTC)
+    return conv, questions, conv.last_date or datetime.now(UTC)
 
 
 async def fill_peer(
@@ -176,22 +167,11 @@ async def run_corpus(
     now: datetime,
     args: argparse.Namespace,
 ) -> dict[str, Any]:
-    """Load ``specs`` into our store and the peer's, then :func:`measure`."""
-    provider = SentenceTransformerProvider(cache_size=0)
+    """Load the synthetic ``specs`` into our store and the peer's, then :func:`measure`."""
     namespace = f"{args.namespace}-{name}"
     peer_prov = peer_provider()
-    async with Neo4jEngravaCore.from_uri(
-        info.uri,
-        auth=(info.user, info.password),
-        database=info.database,
-        namespace=namespace,
-        embedding_provider=provider,
-    ) as store:
-        cache = Path(args.cache) / (
-            f"dream-corpus-s{args.seed}.npy"
-            if name == "synthetic"
-            else f"bench-retrieve-{args.conversation}.npy"
-        )
+    async with _open_store(info, namespace) as store:
+        cache = Path(args.cache) / f"dream-corpus-s{args.seed}.npy"
         load_s = await fill_synthetic_namespace(store, specs, cache, args.chunk, console.print)
         vectors = np.load(cache)[: len(specs)]
         with tempfile.TemporaryDirectory() as tmp:
@@ -205,6 +185,47 @@ async def run_corpus(
         if not args.keep:
             await store.delete_namespace()
     return {"corpus": name, "thoughts": len(specs), "load_seconds": round(load_s, 1), **figures}
+
+
+async def run_conversation(
+    info: ConnectionInfo,
+    conversation: Conversation,
+    queries: list[str],
+    now: datetime,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Store ``conversation`` through ``add_messages`` (reused when the namespace already holds
+    it), copy the namespace into the peer, then :func:`measure`."""
+    namespace = f"{args.namespace}-locomo-{conversation.sample_id}"
+    async with _open_store(info, namespace) as store:
+        ingest = await ingest_conversation(store, conversation, mode=IngestMode.TURNS)
+        thoughts = await store.count_thoughts()
+        console.print(f"{ingest.status.value}: {thoughts} thoughts in {namespace!r}")
+        async with open_peer_copy(store, conversation.sample_id) as peer:
+            console.print("measuring locomo")
+            figures = await measure(store, peer.core, queries, now, args)
+        if not args.keep:
+            await store.delete_namespace()
+    return {
+        "corpus": "locomo",
+        "conversation": conversation.sample_id,
+        "thoughts": thoughts,
+        "load_seconds": round(ingest.seconds, 1),
+        **figures,
+    }
+
+
+@asynccontextmanager
+async def _open_store(info: ConnectionInfo, namespace: str) -> AsyncIterator[Neo4jEngravaCore]:
+    """Our store on ``namespace``, its provider's query cache off."""
+    async with Neo4jEngravaCore.from_uri(
+        info.uri,
+        auth=(info.user, info.password),
+        database=info.database,
+        namespace=namespace,
+        embedding_provider=SentenceTransformerProvider(cache_size=0),
+    ) as store:
+        yield store
 
 
 def render(result: dict[str, Any]) -> None:
@@ -277,13 +298,14 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for name in args.corpora:
         if name == "locomo":
-            specs, queries, now = locomo_corpus(args.locomo, args.conversation)
+            conversation, queries, now = locomo_conversation(args.locomo, args.conversation)
+            result = asyncio.run(run_conversation(info, conversation, queries, now, args))
         else:
             generator = CorpusGenerator(seed=args.seed)
             specs = generator.thoughts(args.thoughts)
             queries = generator.queries(args.queries + args.warmup, exclude={s.text for s in specs})
             now = datetime.now(UTC)
-        result = asyncio.run(run_corpus(info, name, specs, queries, now, args))
+            result = asyncio.run(run_corpus(info, name, specs, queries, now, args))
         render(result)
         results.append(result)
     report = {"results": results, "machine": machine_info()}

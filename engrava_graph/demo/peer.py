@@ -17,10 +17,14 @@ import tempfile
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engrava_graph.embeddings.sentence_transformer import bundled_model_path
+from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+
+if TYPE_CHECKING:
+    from engrava_graph.core import Neo4jEngravaCore
 
 
 def peer_available() -> bool:
@@ -133,3 +137,29 @@ async def open_peer(
             yield store
         finally:
             await db.close()
+
+
+@asynccontextmanager
+async def open_peer_copy(
+    store: Neo4jEngravaCore, name: str, directory: str | Path | None = None
+) -> AsyncIterator[PeerStore]:
+    """:func:`open_peer` holding what ``store``'s namespace holds (at most 10,000 thoughts, but
+    dreaming's reflections), the very vectors it holds, and the edges between those thoughts.
+
+    Raises:
+        ModuleNotFoundError: ``engrava`` is not installed (check :func:`peer_available`).
+    """
+    thoughts = [
+        t
+        for t in await store.list_thoughts(limit=10_000)
+        if t.thought_type is not ThoughtType.REFLECTION
+    ]
+    ids = {t.thought_id for t in thoughts}
+    edges = [
+        e
+        for e in await store.list_edges(limit=100_000)
+        if e.from_thought_id in ids and e.to_thought_id in ids
+    ]
+    vectors = await store.get_embeddings(sorted(ids))
+    async with open_peer(name, thoughts, edges, vectors, directory) as peer:
+        yield peer

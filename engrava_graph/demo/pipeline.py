@@ -34,8 +34,7 @@ from engrava_graph.demo.evaluate import (
 )
 from engrava_graph.demo.ingest import IngestMode, ingest_conversation, ingest_size
 from engrava_graph.demo.locomo import Conversation, block_of, load_dataset
-from engrava_graph.demo.peer import PeerStore, open_peer, peer_available
-from engrava_graph.model.enums import ThoughtType
+from engrava_graph.demo.peer import PeerStore, open_peer_copy, peer_available
 from engrava_graph.model.errors import DatasetError
 
 
@@ -127,24 +126,12 @@ async def dream(
 async def _maybe_peer(
     store: Neo4jEngravaCore, conversation: Conversation, wanted: bool
 ) -> AsyncIterator[PeerStore | None]:
-    """The peer holding what the namespace holds (but dreaming's reflections), the same
-    vectors, and the edges between those thoughts."""
+    """The peer holding a copy of the namespace (:func:`~engrava_graph.demo.peer.open_peer_copy`)
+    when ``wanted``, else None."""
     if not wanted:
         yield None
         return
-    thoughts = [
-        t
-        for t in await store.list_thoughts(limit=10_000)
-        if t.thought_type is not ThoughtType.REFLECTION
-    ]
-    ids = {t.thought_id for t in thoughts}
-    edges = [
-        e
-        for e in await store.list_edges(limit=100_000)
-        if e.from_thought_id in ids and e.to_thought_id in ids
-    ]
-    vectors = await store.get_embeddings(sorted(ids))
-    async with open_peer(conversation.sample_id, thoughts, edges, vectors) as peer:
+    async with open_peer_copy(store, conversation.sample_id) as peer:
         yield peer
 
 

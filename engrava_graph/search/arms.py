@@ -136,14 +136,19 @@ class SearchArms:
             )
             return []
         matched = rows[0]["matched"]
-        df = bm25.document_frequencies(
-            (bm25.keyword_text(d["essence"], d["content"]) for d in matched), terms
-        )
-        docs = rows[0]["docs"] if scan else [d for d in matched if d["retrievable"]]
-        candidates = [
-            bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]))
-            for d in docs
-        ]
+        texts = [bm25.keyword_text(d["essence"], d["content"]) for d in matched]
+        df = bm25.document_frequencies(texts, terms)
+        if scan:
+            candidates = [
+                bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]))
+                for d in rows[0]["docs"]
+            ]
+        else:
+            candidates = [
+                bm25.Candidate(d["thought_id"], text)
+                for d, text in zip(matched, texts, strict=True)
+                if d["retrievable"]
+            ]
         documents, mean_length, _ = await self._namespace_stats()
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 

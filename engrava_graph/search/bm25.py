@@ -86,10 +86,8 @@ def document_frequencies(texts: Iterable[str], terms: Iterable[str]) -> dict[str
     wanted = list(terms)
     df = dict.fromkeys(wanted, 0)
     for text in texts:
-        counts = term_counts(text)
-        for term in wanted:
-            if term in counts:
-                df[term] += 1
+        for term in term_counts(text).keys() & df.keys():
+            df[term] += 1
     return df
 
 
