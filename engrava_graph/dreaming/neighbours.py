@@ -11,9 +11,11 @@ Strategies (``DreamingConfig.neighbour_strategy``; ``auto`` picks by pool size):
 - ``ivf`` (auto above): the vectors read the same way, neighbours through an inverted-file index
   in NumPy (:func:`~engrava_graph.dreaming.knn.ivf_knn`): approximate, like the HNSW index,
   at a cost that grows far slower than the square of the pool.
-- ``index`` (opt-in): the HNSW vector index, one query per thought, over-fetched by the
-  database/namespace size ratio (Neo4j 5.26 ranks every namespace before any filter); slow on a
-  small server (40-200 ms per query).
+- ``index`` (opt-in): the HNSW vector index, one query per thought. On Neo4j 2026.x the index
+  filters by namespace and lifecycle itself (``cypher/dreaming/neighbours_filtered.cypher``),
+  over-fetched only for the other dreaming gates; on 5.26 it is over-fetched by the
+  database/namespace size ratio (``neighbours_index``: it ranks every namespace before any
+  filter) and slow on a small server (40-200 ms per query).
 
 The vector strategies keep the pool's vectors (``pool x dimensions`` float32) for the writer,
 which then reads no embedding again.
@@ -33,6 +35,7 @@ import numpy as np
 from engrava_graph.dreaming import knn
 from engrava_graph.dreaming.clusters import SimilarityGraph
 from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.graph.dialect import server_line
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.search.arms import index_fetch_k
@@ -40,6 +43,7 @@ from engrava_graph.search.fusion import cosine_to_index_score, index_score_to_co
 
 _EXACT = cypher("dreaming/neighbours_exact")
 _INDEX = cypher("dreaming/neighbours_index")
+_FILTERED = cypher("dreaming/neighbours_filtered")
 _COUNTS = cypher("namespaces/count_thoughts")
 _EMBEDDINGS = cypher("retrieval/embeddings")
 #: Embeddings per read of the vector strategies.
@@ -48,9 +52,13 @@ VECTOR_PAGE = 2_000
 Progress = Callable[[str, int, int], None]
 
 
-async def _fetch_k(executor: GraphExecutor, namespace: str, k: int) -> int:
+async def _fetch_k(executor: GraphExecutor, namespace: str, k: int, *, filtered: bool) -> int:
+    """Neighbours to ask the index for: ``k`` x 4, and on the unfiltered (5.26) index at least
+    ``k`` x the database/namespace size ratio."""
     rows = await executor.read(_COUNTS, namespace=namespace)
-    return index_fetch_k(k, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]), overfetch=4)
+    in_namespace = int(rows[0]["in_namespace"])
+    in_database = in_namespace if filtered else int(rows[0]["in_database"])
+    return index_fetch_k(k, in_namespace, in_database, overfetch=4)
 
 
 @dataclass(frozen=True)
@@ -137,11 +145,13 @@ async def _in_cypher(
     progress: Progress | None,
 ) -> SimilarityGraph:
     position = {tid: i for i, tid in enumerate(ids)}
-    fetch_k = (
-        await _fetch_k(executor, eligible["namespace"], config.neighbours_k)
-        if strategy == "index"
-        else config.neighbours_k
-    )
+    statement, fetch_k = _EXACT, config.neighbours_k
+    if strategy == "index":
+        filtered = (await server_line(executor)).filtered_vector_index
+        statement = _FILTERED if filtered else _INDEX
+        fetch_k = await _fetch_k(
+            executor, eligible["namespace"], config.neighbours_k, filtered=filtered
+        )
     params: dict[str, Any] = {
         **eligible,
         "k": config.neighbours_k,
@@ -156,9 +166,7 @@ async def _in_cypher(
         nonlocal done
         sources = list(ids[start : start + config.page_size])
         async with gate:
-            rows = await executor.read(
-                _EXACT if strategy == "exact" else _INDEX, sources=sources, **params
-            )
+            rows = await executor.read(statement, sources=sources, **params)
         for row in rows:
             other = position.get(row["neighbour"])
             if other is not None:
