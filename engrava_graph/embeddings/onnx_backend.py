@@ -36,7 +36,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from engrava_graph.graph.server import cache_dir
+from engrava_graph.home import cache_dir
 
 log = logging.getLogger(__name__)
 

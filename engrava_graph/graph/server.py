@@ -37,6 +37,7 @@ from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, Tran
 
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
+from engrava_graph.home import cache_dir
 from engrava_graph.model.errors import Neo4jUnavailableError
 
 CURRENT_VERSION = "2026.08.1"
@@ -710,15 +711,6 @@ def _bolt_uri(port: int) -> str:
 
 def _browser_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/browser/"
-
-
-def cache_dir(env: Mapping[str, str]) -> Path:
-    """The project's cache directory (Neo4j servers, ONNX exports) for the environment ``env``:
-    ``$ENGRAVA_GRAPH_HOME``, else ``${XDG_CACHE_HOME:-~/.cache}/engrava-graph``."""
-    if env.get("ENGRAVA_GRAPH_HOME"):
-        return Path(env["ENGRAVA_GRAPH_HOME"]).expanduser()
-    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "engrava-graph"
 
 
 def _port_from_env(env: Mapping[str, str], variable: str) -> int | None:
