@@ -2,7 +2,8 @@
 
 Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
 one query per analysed term, and scores the candidates with BM25 over the namespace's own
-statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores;
+statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores
+(a term in half the namespace, whose idf BM25 floors, has only its best hits read);
 the vector arm searches through the HNSW index: on Neo4j 2026.x filtered inside the index at any
 namespace size (``SEARCH … WHERE`` on the namespace and lifecycle filter properties, strategy
 ``"filtered"``; Lucene searches a small filtered set exactly); on 5.26, whose vector index ranks
@@ -62,6 +63,11 @@ INDEX_FLOOR_K = 50
 #: Candidates the index returns per query term (a term matching more is scored on these, and
 #: its document frequency is taken as this cap).
 PER_TERM_LIMIT = 1_000
+#: A query term the index matches in at least half of the namespace and in at least this many
+#: thoughts is "common": BM25 floors its idf to almost nothing, so only its ``top_k`` best index
+#: hits are read and its hit count stands for its document frequency (``search/fulltext``); a
+#: speaker's name on every turn of a chat otherwise had most of the namespace's texts read.
+COMMON_TERM_MIN_HITS = 64
 #: A filter passed by at most this many thoughts has the keyword arm rank all of them.
 KEYWORD_SCAN_MAX = 1_000
 _FILTER_CACHE_SIZE = 256
@@ -123,11 +129,15 @@ class SearchArms:
             return []
         filtered = await self._filtered_count(scope)
         scan = filtered is not None and filtered <= KEYWORD_SCAN_MAX
+        documents, mean_length, _ = await self._namespace_stats()
         try:
             rows = await self._executor.read(
                 _FULLTEXT_SCAN if scan else _FULLTEXT,
                 term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
                 per_term_limit=PER_TERM_LIMIT,
+                documents=documents,
+                common_min_hits=COMMON_TERM_MIN_HITS,
+                common_keep=top_k,
                 **scope,
             )
         except ClientError as exc:  # a query the index refuses: no keyword signal, not a 500
@@ -138,6 +148,8 @@ class SearchArms:
         matched = rows[0]["matched"]
         texts = [bm25.keyword_text(d["essence"], d["content"]) for d in matched]
         df = bm25.document_frequencies(texts, terms)
+        # A term in half the namespace or more: its index hits stand for its frequency.
+        df.update({c["term"]: int(c["hits"]) for c in rows[0].get("common", [])})
         if scan:
             candidates = [
                 bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]))
@@ -149,7 +161,6 @@ class SearchArms:
                 for d, text in zip(matched, texts, strict=True)
                 if d["retrievable"]
             ]
-        documents, mean_length, _ = await self._namespace_stats()
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
     async def vector(

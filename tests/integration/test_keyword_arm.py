@@ -172,3 +172,17 @@ async def test_one_time_config_steers_every_ranked_path(make_store):
         response = await s.retrieve("kickoff meeting notes", top_k=2, current_cycle=10)
         retrieved.append({r.thought_id: r.confidence for r in response.results}[old.thought_id])
     assert retrieved[0] > retrieved[1]
+
+
+async def test_a_common_term_reads_only_its_best_hits(make_store):
+    """A speaker's name on every turn (a common term: in half the namespace or more) weighs
+    almost nothing: the rare terms decide, and a query of only the name still has hits."""
+    store = make_store()
+    turns = [f"Nate: turn {i} about the weather and the garden" for i in range(150)]
+    turns += ["Nate: my laptop crashed during the tournament", "Joanna: the laptop is fixed"]
+    await store.bulk_store([thought(text) for text in turns])
+    scope = store.retrievable_scope()
+    hits = await store._arms.fulltext("Did Nate's laptop crash?", 10, scope)
+    texts = {t.thought_id: t.essence for t in await store.list_thoughts(limit=200)}
+    assert [texts[tid] for tid, _ in hits[:2]] == [turns[150], turns[151]]
+    assert len(await store._arms.fulltext("Nate", 10, scope)) == 10
