@@ -5,7 +5,7 @@
 // and the direct similarity (retrieval/_similarity); the $seeds most similar (ties by id) spread
 // (retrieval/_neighbours); then, for every activated or reached memory that is retrievable, its
 // fields, cosine and where spreading brought it from. No vector leaves the server.
-// params: $vector (LIST<FLOAT> or null), $vector_share, $seeds (INTEGER, 0 = no spreading),
+// params: $vector (LIST<FLOAT> or null), $vectors (LIST<LIST<FLOAT>>), $vector_share, $seeds (INTEGER, 0 = no spreading),
 //         the retrieval/_neighbours params and the search/_retrievable params
 // returns: one row, candidates (LIST<MAP>: fields (MAP, retrieval/_candidate_fields), similarity
 //          (FLOAT cosine in [0, 1] or null), keyword (FLOAT in [0, 1] or null; null = not
@@ -14,7 +14,11 @@
 //          socket reads, which cost more than the statement for a few dozen candidates.
 WITH t, max(vscore) AS vscore, max(kw) AS kw
 WITH t, kw, CASE WHEN vscore IS NULL THEN null WHEN vscore < 0.5 THEN 0.0
-                 ELSE 2.0 * vscore - 1.0 END AS arm_cosine, {{> retrieval/_cosine}} AS cosine
+                 ELSE 2.0 * vscore - 1.0 END AS arm_cosine
+// A hit of the question's own vector already has its cosine; others are read.
+WITH t, kw, arm_cosine,
+     CASE WHEN arm_cosine IS NOT NULL AND size($vectors) = 1 THEN arm_cosine
+          ELSE {{> retrieval/_cosine}} END AS cosine
 WITH t, kw, CASE WHEN arm_cosine IS NULL OR (cosine IS NOT NULL AND cosine >= arm_cosine)
                  THEN cosine ELSE arm_cosine END AS cosine
 WITH t, kw, cosine,

@@ -76,7 +76,8 @@ CALL (s, activated_nodes, linked) {
   RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight
 }
 WITH t, via, max(weight) AS weight
-WHERE t IN activated_nodes
+WITH t, via, weight, t IN activated_nodes AS activated
+WHERE activated
    OR ({{> search/_retrievable}} AND NOT (t.conversation_id IS NOT NULL AND t.position IS NULL))
 WITH t, via, weight
 ORDER BY weight DESC, t.thought_id

@@ -18,29 +18,6 @@ from engrava_graph.model.bounds import STORED
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
-#: Stored on nodes but not ThoughtRecord fields (the last five: conversation messages, see
-#: :mod:`engrava_graph.conversations`).
-_THOUGHT_EXTRA = frozenset(
-    {
-        "namespace",
-        "ns_token",
-        "content_hash",
-        "embedding",
-        "metadata_json",
-        "entities",
-        "revision",
-        "retired",
-        "conversation_id",
-        "position",
-        "speaker",
-        "message_id",
-        "role",
-        "next_position",
-    }
-)
-_EDGE_EXTRA = frozenset({"namespace", "metadata_json"})
-
-
 def _plain(value: Any) -> Any:
     return value.value if hasattr(value, "value") and not isinstance(value, bool) else value
 
@@ -68,8 +45,10 @@ def removed_meta_keys(
     return {k: None for k in old_props if k.startswith(META_PREFIX) and k not in new_props}
 
 
-def _from_props(model: type[BaseModel], props: Mapping[str, Any], extra: frozenset[str]) -> Any:
-    data = {k: v for k, v in props.items() if k not in extra and not k.startswith(META_PREFIX)}
+def _from_props(model: type[BaseModel], props: Mapping[str, Any]) -> Any:
+    """Validate the record's own fields; any other property (ours, such as ``embedding``, or
+    one a person set in Neo4j Browser) is left on the node and out of the record."""
+    data = {k: v for k, v in props.items() if k in model.model_fields and k != "metadata"}
     for key, value in data.items():
         if hasattr(value, "to_native"):
             data[key] = value.to_native()
@@ -79,9 +58,9 @@ def _from_props(model: type[BaseModel], props: Mapping[str, Any], extra: frozens
 
 def thought_from_properties(props: Mapping[str, Any]) -> ThoughtRecord:
     """Rebuild a ThoughtRecord from a node's properties (extra graph properties ignored)."""
-    return _from_props(ThoughtRecord, props, _THOUGHT_EXTRA)  # type: ignore[no-any-return]
+    return _from_props(ThoughtRecord, props)  # type: ignore[no-any-return]
 
 
 def edge_from_properties(props: Mapping[str, Any]) -> EdgeRecord:
     """Rebuild an EdgeRecord from a relationship's properties."""
-    return _from_props(EdgeRecord, props, _EDGE_EXTRA)  # type: ignore[no-any-return]
+    return _from_props(EdgeRecord, props)  # type: ignore[no-any-return]

@@ -234,3 +234,19 @@ def test_a_stored_id_from_before_the_rule_stays_readable() -> None:
         "source": "s",
     }
     assert ThoughtRecord.model_validate(data, context=STORED).thought_id == "legacy/1"
+
+
+def test_a_property_set_in_neo4j_browser_does_not_break_reading_the_record():
+    """Properties other than the record's fields (ours, such as ``embedding``, or one a person
+    set by hand, ``SET t.reviewed = true``) stay on the node and out of the record."""
+    from engrava_graph.graph.mapping import record_properties, thought_from_properties
+
+    record = thought("Deploy window is Tuesday", metadata={"team": "ops"})
+    props = {
+        **record_properties(record),
+        "namespace": "default",
+        "embedding": [0.1, 0.2],
+        "reviewed": True,
+        "metadata": "by hand",
+    }
+    assert thought_from_properties(props) == record
