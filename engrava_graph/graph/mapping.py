@@ -18,6 +18,7 @@ from engrava_graph.model.bounds import STORED
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
+
 def _plain(value: Any) -> Any:
     return value.value if hasattr(value, "value") and not isinstance(value, bool) else value
 
