@@ -40,7 +40,7 @@ from engrava_graph.search.fusion import (
     cosine_to_index_score,
     index_score_to_cosine,
 )
-from engrava_graph.search.lucene import query_terms, term_query
+from engrava_graph.search.lucene import query_terms, term_clause, term_query
 
 _FULLTEXT = cypher("search/fulltext")
 _VECTOR_INDEX = cypher("search/vector_index")
@@ -68,6 +68,10 @@ PER_TERM_LIMIT = 1_000
 #: hits are read and its hit count stands for its document frequency (``search/fulltext``); a
 #: speaker's name on every turn of a chat otherwise had most of the namespace's texts read.
 COMMON_TERM_MIN_HITS = 64
+#: The other terms' matches read at most: the index's best for any of them (one Lucene query).
+#: A namespace with fewer matches has every one read and its document frequencies counted on
+#: the texts; a larger one takes the index's hit counts (at most ``PER_TERM_LIMIT``) instead.
+MATCH_LIMIT = 500
 #: A filter passed by at most this many thoughts has the keyword arm rank all of them.
 KEYWORD_SCAN_MAX = 1_000
 _FILTER_CACHE_SIZE = 256
@@ -133,11 +137,16 @@ class SearchArms:
         try:
             rows = await self._executor.read(
                 _FULLTEXT_SCAN if scan else _FULLTEXT,
-                term_queries=[{"term": t, "query": term_query(t, self._ns_token)} for t in terms],
+                term_queries=[
+                    {"term": t, "query": term_query(t, self._ns_token), "clause": term_clause(t)}
+                    for t in terms
+                ],
+                ns_token=self._ns_token,
                 per_term_limit=PER_TERM_LIMIT,
                 documents=documents,
                 common_min_hits=COMMON_TERM_MIN_HITS,
                 common_keep=top_k,
+                match_limit=MATCH_LIMIT,
                 **scope,
             )
         except ClientError as exc:  # a query the index refuses: no keyword signal, not a 500
@@ -145,17 +154,17 @@ class SearchArms:
                 "full-text query refused (%s) for %d terms; keyword arm empty", exc.code, len(terms)
             )
             return []
-        matched = rows[0]["matched"]
+        row = rows[0]
+        matched = row["matched"]
         texts = [bm25.keyword_text(d["essence"], d["content"]) for d in matched]
-        df = bm25.document_frequencies(texts, terms)
-        # A term in half the namespace or more: its index hits stand for its frequency.
-        df.update({c["term"]: int(c["hits"]) for c in rows[0].get("common", [])})
         if scan:
+            df = bm25.document_frequencies(texts, terms)
             candidates = [
                 bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]))
-                for d in rows[0]["docs"]
+                for d in row["docs"]
             ]
         else:
+            df = _document_frequencies(row, texts, terms)
             candidates = [
                 bm25.Candidate(d["thought_id"], text)
                 for d, text in zip(matched, texts, strict=True)
@@ -255,3 +264,15 @@ class SearchArms:
                 int(row["in_database"]),
             )
         return self._stats[1], self._stats[2], self._stats[3]
+
+
+def _document_frequencies(
+    row: dict[str, Any], texts: Sequence[str], terms: Sequence[str]
+) -> dict[str, int]:
+    """Each query term's document frequency in the namespace from a ``search/fulltext`` row:
+    counted on the texts when they are all the matches (``complete``) and the term is not
+    common, else the index's hit count."""
+    hits = {h["term"]: int(h["hits"]) for h in row["hits"]}
+    df = bm25.document_frequencies(texts, terms) if row["complete"] else dict(hits)
+    df.update({h["term"]: hits[h["term"]] for h in row["hits"] if h["common"]})
+    return df

@@ -4,9 +4,11 @@ index.
 The index (Neo4j's ``english`` analyzer: Lucene's ``EnglishAnalyzer``, Porter's 1980 stemmer)
 only finds candidates: one Lucene query per analysed query term, each required to be in the
 namespace (``+ns_token:``), the term itself (which Lucene stems again with Porter) or, for a term
-of four characters or more, any indexed term it begins (``deploy*``), so no query ever has more
-than three clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached, whatever the text's
-length or script; a prefix expands in constant-score mode, outside that count). The prefix is
+of four characters or more, any indexed term it begins (``deploy*``), so such a query has at most
+three clauses; in a large namespace one more query asks for any of the terms, at most
+``1 + 2 * MAX_QUERY_TERMS`` clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached,
+whatever the text's length or script; a prefix expands in constant-score mode, outside that
+count). The prefix is
 what joins a word to a derived form where Porter does not: Porter stems ``deploy`` to ``deploi``
 but ``deployment`` to ``deploy``. Matching and scoring are then decided here, on the texts the
 index returned: BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
@@ -107,17 +109,26 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(analyse(text)))[:MAX_QUERY_TERMS]
 
 
-def term_query(term: str, ns_token: str) -> str:
-    """The Lucene query for one analysed term inside the namespace ``ns_token``: the term, or
-    any indexed term it begins when it has at least :data:`PREFIX_MIN_LENGTH` characters.
+def term_clause(term: str) -> str:
+    """The Lucene clause that matches one analysed term: the term, or any indexed term it begins
+    when it has at least :data:`PREFIX_MIN_LENGTH` characters.
 
     ``term`` is letters, digits and inner underscores only (from :func:`analyse`), so nothing
     needs escaping and no operator can be formed (``and``/``or``/``not`` are stop words).
 
     Examples:
+        >>> term_clause("deploy"), term_clause("pr")
+        ('(deploy deploy*)', 'pr')
+    """
+    return term if len(term) < PREFIX_MIN_LENGTH else f"({term} {term}*)"
+
+
+def term_query(term: str, ns_token: str) -> str:
+    """The Lucene query for one analysed term inside the namespace ``ns_token``
+    (:func:`term_clause`, required beside the namespace token).
+
+    Examples:
         >>> term_query("deploy", "ns61"), term_query("pr", "ns61")
         ('+ns_token:ns61 +(deploy deploy*)', '+ns_token:ns61 +pr')
     """
-    if len(term) < PREFIX_MIN_LENGTH:
-        return f"+ns_token:{ns_token} +{term}"
-    return f"+ns_token:{ns_token} +({term} {term}*)"
+    return f"+ns_token:{ns_token} +{term_clause(term)}"

@@ -186,3 +186,22 @@ async def test_a_common_term_reads_only_its_best_hits(make_store):
     texts = {t.thought_id: t.essence for t in await store.list_thoughts(limit=200)}
     assert [texts[tid] for tid, _ in hits[:2]] == [turns[150], turns[151]]
     assert len(await store._arms.fulltext("Nate", 10, scope)) == 10
+
+
+async def test_a_large_match_set_reads_the_index_best(make_store, monkeypatch):
+    """When the terms match more thoughts than the arm reads (``MATCH_LIMIT``, lowered here),
+    one Lucene query for any term picks the index's best, and BM25 still ranks the thought with
+    every term first, with the index's hit counts as document frequencies."""
+    from engrava_graph.search import arms
+
+    store = make_store()
+    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
+    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
+    await store.bulk_store([thought(text) for text in texts])
+    scope = store.retrievable_scope()
+    complete = await store._arms.fulltext("harbour crane", 10, scope)
+    monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
+    sampled = await store._arms.fulltext("harbour crane", 10, scope)
+    by_id = {t.thought_id: t.essence for t in await store.list_thoughts(limit=200)}
+    assert by_id[complete[0][0]] == by_id[sampled[0][0]] == "The harbour crane was serviced"
+    assert len(complete) == 10 and 1 <= len(sampled) <= 10
