@@ -71,7 +71,9 @@ COMMON_TERM_MIN_HITS = 64
 #: The other terms' matches read at most: the index's best for any of them (one Lucene query).
 #: A namespace with fewer matches has every one read and its document frequencies counted on
 #: the texts; a larger one takes the index's hit counts (at most ``PER_TERM_LIMIT``) instead.
-MATCH_LIMIT = 500
+#: 200 and 500 gave the same LoCoMo recall on the tuning conversations (R@10 0.794); 200 reads
+#: 60 % fewer texts at 100,000 thoughts (retrieve p50 43 -> 34 ms).
+MATCH_LIMIT = 200
 #: A filter passed by at most this many thoughts has the keyword arm rank all of them.
 KEYWORD_SCAN_MAX = 1_000
 _FILTER_CACHE_SIZE = 256
