@@ -1,6 +1,7 @@
 """Where the Neo4j server is: one resolution order for code, tests and the CLI.
 
-1. ``NEO4J_URI`` (with ``NEO4J_USER``, default ``neo4j``; ``NEO4J_PASSWORD``; ``NEO4J_DATABASE``).
+1. ``NEO4J_URI`` (with ``NEO4J_USER``, default ``neo4j``; ``NEO4J_PASSWORD``; ``NEO4J_DATABASE``;
+   without ``NEO4J_URI`` these three are ignored, and a warning says so).
 2. A Docker engine that answers: a ``neo4j:5.26-community`` container through testcontainers,
    kept alive for the rest of the process.
 3. The local server that ``engrava-graph neo4j start`` assembles from Maven Central.
@@ -8,6 +9,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import threading
@@ -22,6 +24,10 @@ Origin = Literal["env", "testcontainers", "local"]
 
 CONTAINER_IMAGE = "neo4j:5.26-community"
 DOCKER_PING_TIMEOUT = 3  # seconds
+
+#: Settings that only apply with NEO4J_URI (a server of one's own).
+_WITH_URI_ONLY = ("NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE")
+log = logging.getLogger(__name__)
 
 _container: Any = None  # the testcontainers Neo4jContainer started by this process, if any
 _container_lock = threading.Lock()
@@ -54,6 +60,13 @@ def resolve_connection(*, start_local: bool = True) -> ConnectionInfo:
     info = connection_from_env()
     if info is not None:
         return info
+    ignored = [name for name in _WITH_URI_ONLY if os.environ.get(name)]
+    if ignored:
+        log.warning(
+            "%s set without NEO4J_URI: ignored, using a local Neo4j; set NEO4J_URI to use "
+            "your server",
+            ", ".join(ignored),
+        )
     if _docker_answers():
         return _container_connection()
     return _local_connection(start_local)

@@ -121,6 +121,7 @@ def test_service_survives_a_neo4j_restart(private_neo4j: Any, provider: Any) -> 
         write = client.post("/v1/thoughts", json=_thought("during"), headers=headers(namespace))
         assert write.status_code == 503
         assert client.get("/readyz").status_code == 503
+        assert (client.head("/readyz").status_code, client.head("/readyz").content) == (503, b"")
         assert client.get("/healthz").status_code == 200
 
         assert server.start(timeout=START_TIMEOUT).uri == info.uri

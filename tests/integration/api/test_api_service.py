@@ -23,6 +23,9 @@ def test_probes_need_no_key(client: TestClient) -> None:
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert ready.json() == {"status": "ready", "schema_version": SCHEMA_VERSION}
+    for probe in ("/healthz", "/readyz"):  # uptime monitors send HEAD
+        head = client.head(probe)
+        assert (head.status_code, head.content) == (200, b"")
 
 
 def test_openapi_and_docs_are_served(client: TestClient) -> None:
