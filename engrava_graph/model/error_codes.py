@@ -44,6 +44,7 @@ ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyTy
         errors.EdgeNotFoundError: ErrorCode(404, "edge_not_found"),
         errors.NamespaceNotFoundError: ErrorCode(404, "namespace_not_found"),
         errors.DuplicateThoughtError: ErrorCode(409, "duplicate_thought"),
+        errors.RepeatedThoughtIdError: ErrorCode(422, "repeated_thought_id"),
         errors.DuplicateEdgeError: ErrorCode(409, "duplicate_edge"),
         errors.MessageConflictError: ErrorCode(409, "message_conflict"),
         errors.InvalidTransitionError: ErrorCode(409, "invalid_transition"),

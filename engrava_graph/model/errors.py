@@ -92,6 +92,28 @@ class DuplicateThoughtError(EngravaGraphError):
         self.thought_id = thought_id
 
 
+class RepeatedThoughtIdError(DuplicateThoughtError, ValueError):
+    """The same thought id twice in one bulk write: nothing was written. Unlike an id already
+    stored (:class:`DuplicateThoughtError`, which a retry reads as done), the request itself is
+    wrong, so the REST service answers 422.
+
+    Attributes:
+        thought_id: the repeated id.
+        index: the position (0-based) of its second occurrence in the input.
+        field: ``thoughts.<index>.thought_id``, the REST request field at fault.
+    """
+
+    def __init__(self, thought_id: str, index: int) -> None:
+        EngravaGraphError.__init__(
+            self,
+            f"thought id {thought_id!r} appears more than once in this request (again at "
+            f"position {index}); nothing was stored: give each thought its own thought_id",
+        )
+        self.thought_id = thought_id
+        self.index = index
+        self.field = f"thoughts.{index}.thought_id"
+
+
 class MessageConflictError(EngravaGraphError):
     """A conversation already holds a message with this id and other content (or speaker):
     ``add_messages`` never overwrites a stored message."""

@@ -20,6 +20,7 @@ from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import LifecycleStatus, ThoughtType
 from engrava_graph.model.errors import (
     DuplicateThoughtError,
+    RepeatedThoughtIdError,
     InvalidTransitionError,
     StaleDataError,
     ThoughtNotFoundError,
@@ -181,15 +182,19 @@ class ThoughtsMixin(StoreBase):
             The stored records, in input order.
 
         Raises:
-            DuplicateThoughtError: an id repeats in the input or exists in the namespace.
+            RepeatedThoughtIdError: an id repeats in the input (a DuplicateThoughtError too;
+                nothing is written).
+            DuplicateThoughtError: an id exists in the namespace.
             EmbeddingError: the provider failed (nothing is written).
         """
         now = self._clock()
         stamped = [self._stamp(t, now, None) for t in thoughts]
         ids = [t.thought_id for t in stamped]
-        if len(set(ids)) != len(ids):
-            dup = next(i for i in ids if ids.count(i) > 1)
-            raise DuplicateThoughtError(dup)
+        seen: set[str] = set()
+        for index, thought_id in enumerate(ids):
+            if thought_id in seen:
+                raise RepeatedThoughtIdError(thought_id, index)
+            seen.add(thought_id)
         taken = await self.executor.read(
             Q["thoughts/existing_ids"], namespace=self.namespace, thought_ids=ids
         )

@@ -15,6 +15,7 @@ from engrava_graph.model import (
     LifecycleStatus,
     MetadataFilter,
     Priority,
+    RepeatedThoughtIdError,
     ThoughtFilter,
     ThoughtNotFoundError,
     ThoughtType,
@@ -239,6 +240,12 @@ async def test_bulk_store_is_all_or_nothing(store):
     existing = await store.create_thought(thought("exists"))
     with pytest.raises(DuplicateThoughtError):
         await store.bulk_store([thought("new one"), existing])
+    assert await store.count_thoughts() == 1
+    first = thought("twice")
+    with pytest.raises(RepeatedThoughtIdError) as caught:  # a DuplicateThoughtError too
+        await store.bulk_store([first, thought("other"), first.model_copy()])
+    assert (caught.value.index, caught.value.field) == (2, "thoughts.2.thought_id")
+    assert isinstance(caught.value, DuplicateThoughtError)
     assert await store.count_thoughts() == 1
 
 

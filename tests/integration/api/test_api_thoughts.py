@@ -114,6 +114,16 @@ def test_ids_that_no_url_path_can_address_are_422_naming_the_field(api: Api) -> 
         "/v1/thoughts:bulk", json={"thoughts": [_body("a"), _body("b", thought_id=".")]}
     )
     assert bulk.status_code == 422 and bulk.json()["field"] == "thoughts.1.thought_id"
+    twice = [
+        _body("a", thought_id="t-1"),
+        _body("b", thought_id="t-2"),
+        _body("c", thought_id="t-1"),
+    ]
+    repeated = api.post("/v1/thoughts:bulk", json={"thoughts": twice})
+    assert repeated.status_code == 422, repeated.text  # not 409: a retry would read it as done
+    assert repeated.json()["error"] == "repeated_thought_id"
+    assert repeated.json()["field"] == "thoughts.2.thought_id"
+    assert api.get("/v1/thoughts/t-2").status_code == 404  # nothing was stored
     for fine in ("D1:3", "a..b", "note 7?", "café#1"):
         made = api.post("/v1/thoughts", json=_body(fine, thought_id=fine))
         assert made.status_code == 201, (fine, made.text)
