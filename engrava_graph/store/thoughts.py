@@ -20,8 +20,8 @@ from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import LifecycleStatus, ThoughtType
 from engrava_graph.model.errors import (
     DuplicateThoughtError,
-    RepeatedThoughtIdError,
     InvalidTransitionError,
+    RepeatedThoughtIdError,
     StaleDataError,
     ThoughtNotFoundError,
     ValidationFailedError,
