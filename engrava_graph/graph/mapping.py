@@ -12,9 +12,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from engrava_graph.model.bounds import STORED
+from engrava_graph.model.errors import InvalidStoredRecordError
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
@@ -46,22 +47,43 @@ def removed_meta_keys(
     return {k: None for k in old_props if k.startswith(META_PREFIX) and k not in new_props}
 
 
-def _from_props(model: type[BaseModel], props: Mapping[str, Any]) -> Any:
+def _from_props(model: type[BaseModel], props: Mapping[str, Any], kind: str, key: str) -> Any:
     """Validate the record's own fields; any other property (ours, such as ``embedding``, or
-    one a person set in Neo4j Browser) is left on the node and out of the record."""
+    one a person set in Neo4j Browser) is left on the node and out of the record.
+
+    Raises:
+        InvalidStoredRecordError: the properties do not form a valid record (edited by hand).
+    """
     data = {k: v for k, v in props.items() if k in model.model_fields and k != "metadata"}
-    for key, value in data.items():
+    for name, value in data.items():
         if hasattr(value, "to_native"):
-            data[key] = value.to_native()
-    data["metadata"] = json.loads(props.get("metadata_json") or "{}")
-    return model.model_validate(data, context=STORED)
+            data[name] = value.to_native()
+    record_id = str(props.get(key) or "?")
+    try:
+        data["metadata"] = json.loads(props.get("metadata_json") or "{}")
+        return model.model_validate(data, context=STORED)
+    except json.JSONDecodeError as exc:
+        raise InvalidStoredRecordError(kind, record_id, [f"metadata_json: {exc.msg}"]) from exc
+    except ValidationError as exc:
+        problems = [
+            f"{'.'.join(str(p) for p in e['loc']) or kind}: {e['msg']}" for e in exc.errors()
+        ]
+        raise InvalidStoredRecordError(kind, record_id, problems) from exc
 
 
 def thought_from_properties(props: Mapping[str, Any]) -> ThoughtRecord:
-    """Rebuild a ThoughtRecord from a node's properties (extra graph properties ignored)."""
-    return _from_props(ThoughtRecord, props)  # type: ignore[no-any-return]
+    """Rebuild a ThoughtRecord from a node's properties (extra graph properties ignored).
+
+    Raises:
+        InvalidStoredRecordError: the node does not form a valid thought (edited by hand).
+    """
+    return _from_props(ThoughtRecord, props, "thought", "thought_id")  # type: ignore[no-any-return]
 
 
 def edge_from_properties(props: Mapping[str, Any]) -> EdgeRecord:
-    """Rebuild an EdgeRecord from a relationship's properties."""
-    return _from_props(EdgeRecord, props)  # type: ignore[no-any-return]
+    """Rebuild an EdgeRecord from a relationship's properties.
+
+    Raises:
+        InvalidStoredRecordError: the relationship does not form a valid edge (edited by hand).
+    """
+    return _from_props(EdgeRecord, props, "edge", "edge_id")  # type: ignore[no-any-return]

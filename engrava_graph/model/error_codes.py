@@ -49,6 +49,7 @@ ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyTy
         errors.MessageConflictError: ErrorCode(409, "message_conflict"),
         errors.InvalidTransitionError: ErrorCode(409, "invalid_transition"),
         errors.StaleDataError: ErrorCode(409, "stale_data"),
+        errors.InvalidStoredRecordError: ErrorCode(409, "invalid_stored_record"),
         errors.ReadOnlyViolationError: ErrorCode(403, "read_only"),
         errors.Neo4jUnavailableError: ErrorCode(503, "neo4j_unavailable"),
         errors.SchemaVersionError: ErrorCode(503, "schema_not_current"),

@@ -264,6 +264,30 @@ class StaleDataError(EngravaGraphError):
         self.thought_id = thought_id
 
 
+class InvalidStoredRecordError(EngravaGraphError):
+    """A node or relationship in Neo4j no longer forms a valid record (edited by hand, e.g. in
+    Neo4j Browser: ``SET t.priority = 'URGENT'``, ``REMOVE t.essence``). The message names it
+    and its first invalid fields, so it can be fixed or deleted in Neo4j.
+
+    Attributes:
+        kind: ``"thought"`` or ``"edge"``.
+        record_id: its ``thought_id`` or ``edge_id`` (``"?"`` when that is what is missing).
+        problems: ``"field: reason"`` per invalid field.
+    """
+
+    def __init__(self, kind: str, record_id: str, problems: Sequence[str]) -> None:
+        shown = "; ".join(problems[:3]) + (
+            f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        )
+        super().__init__(
+            f"{kind} {record_id!r} as stored in Neo4j is not a valid {kind}: {shown}; "
+            f"fix or delete it in Neo4j (e.g. in Neo4j Browser)"
+        )
+        self.kind = kind
+        self.record_id = record_id
+        self.problems = list(problems)
+
+
 class DatasetError(EngravaGraphError, ValueError):
     """A data file (e.g. LoCoMo for ``engrava-graph demo``) is missing or not of the expected
     shape; the message names the path and where to get the file."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,16 @@ _DUPLICATES = cypher("retrieval/duplicates")
 SECONDS_PER_DAY = 86_400.0
 
 
+_PRIORITIES = frozenset(p.value for p in Priority)
+log = logging.getLogger(__name__)
+
+
+def _fix(fixed: list[str], name: str, default: Any) -> Any:
+    """Note that field ``name`` was replaced by ``default`` (see :meth:`MemoryFields.from_row`)."""
+    fixed.append(name)
+    return default
+
+
 @dataclass(frozen=True)
 class MemoryFields:
     """What ranking and the response read of one memory (``retrieval/_candidate_fields``)."""
@@ -72,16 +83,43 @@ class MemoryFields:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> MemoryFields:
-        """Build from the statement's ``fields`` map (instants from their epoch parts)."""
+        """Build from the statement's ``fields`` map (instants from their epoch parts).
+
+        A value edited by hand into something no write produces (an unknown priority, a
+        confidence outside [0, 1], a text that is not a string, metadata that is not JSON)
+        ranks as the default would, with a warning naming the thought, so one such node does
+        not fail every retrieval of its namespace."""
+        fixed: list[str] = []
+        priority = row["priority"] or Priority.P3.value
+        if priority not in _PRIORITIES:
+            priority = _fix(fixed, "priority", Priority.P3.value)
+        confidence = row["confidence"]
+        if confidence is not None and not (
+            isinstance(confidence, int | float) and 0.0 <= confidence <= 1.0
+        ):
+            confidence = _fix(fixed, "confidence", None)
+        essence = row["essence"] or ""
+        if not isinstance(essence, str):
+            essence = _fix(fixed, "essence", str(essence))
+        try:
+            metadata = json.loads(row["metadata_json"] or "{}")
+        except (TypeError, ValueError):
+            metadata = _fix(fixed, "metadata_json", {})
+        if fixed:
+            log.warning(
+                "thought %r has invalid %s in Neo4j (edited by hand?); ranked with defaults",
+                row["thought_id"],
+                ", ".join(fixed),
+            )
         return cls(
             thought_id=row["thought_id"],
-            essence=row["essence"] or "",
+            essence=essence,
             thought_type=row["thought_type"],
-            metadata=json.loads(row["metadata_json"] or "{}"),
-            priority=row["priority"] or Priority.P3.value,
-            confidence=row["confidence"],
+            metadata=metadata if isinstance(metadata, dict) else {},
+            priority=priority,
+            confidence=confidence,
             pinned=bool(row["pinned"]),
-            access_count=int(row["access_count"]),
+            access_count=int(row["access_count"] or 0),
             created_at=from_epoch_parts(row["created_at"]),
             updated_at=from_epoch_parts(row["updated_at"]),
             updated_cycle=int(row["updated_cycle"] or 0),
