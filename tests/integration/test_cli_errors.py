@@ -13,8 +13,10 @@ import asyncio
 import os
 import socket
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
+import neo4j
 import pytest
 
 from tests.factories import thought
@@ -52,6 +54,35 @@ def _assert_one_line(result: tuple[int, str, str], code: int, *needles: str) -> 
         assert needle in lines[0], lines[0]
 
 
+#: Neo4j locks a user out for a few seconds (``dbms.security.auth_lock_time``, 5 s) after
+#: ``auth_max_failed_attempts`` (3) wrong logins in a row; the tests that log in wrongly wait it
+#: out, so the next test's correct login is not refused.
+AUTH_LOCK_WAIT_SECONDS = 15.0
+
+
+@pytest.fixture
+async def auth_restored(connection: Any) -> AsyncIterator[None]:
+    """After the test, wait until the test server accepts the right password again."""
+    yield
+    driver = neo4j.AsyncGraphDatabase.driver(
+        connection.uri, auth=(connection.user, connection.password)
+    )
+    try:
+        deadline = asyncio.get_running_loop().time() + AUTH_LOCK_WAIT_SECONDS
+        while True:
+            try:
+                await driver.verify_connectivity()
+                return
+            except neo4j.exceptions.ClientError as exc:
+                if "AuthenticationRateLimit" not in (exc.code or ""):
+                    raise
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(0.5)
+    finally:
+        await driver.close()
+
+
 @pytest.fixture
 def neo4j_env(connection: Any) -> dict[str, str]:
     """The NEO4J_* variables of the test server."""
@@ -62,6 +93,7 @@ def neo4j_env(connection: Any) -> dict[str, str]:
     }
 
 
+@pytest.mark.usefixtures("auth_restored")
 async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
     store = make_store()
     await store.create_thought(thought("记录会议的决定"))
@@ -147,6 +179,7 @@ def _free_ports(n: int) -> list[str]:
     return ports
 
 
+@pytest.mark.usefixtures("auth_restored")
 async def test_servers_refuse_wrong_credentials_in_one_line_before_starting(neo4j_env):
     wrong_password = {**neo4j_env, "NEO4J_PASSWORD": "not-the-password"}
     free = _free_ports(2)

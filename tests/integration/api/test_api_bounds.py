@@ -174,8 +174,8 @@ def test_a_refused_create_does_not_register_the_namespace(api: Api) -> None:
     """The namespace is registered by the write's own transaction: a 422 or 409 leaves a new
     namespace unknown (reads stay 404), the first accepted write makes it exist."""
     assert _post(api, "/v1/thoughts", _body(essence=5)).status_code == 422
-    duplicate = {"thoughts": [_body(thought_id="same"), _body(thought_id="same")]}
-    assert _post(api, "/v1/thoughts:bulk", duplicate).status_code == 409
+    repeated = {"thoughts": [_body(thought_id="same"), _body(thought_id="same")]}
+    assert _post(api, "/v1/thoughts:bulk", repeated).status_code == 422
     assert api.get("/v1/thoughts").json()["error"] == "namespace_not_found"
     api.thought("accepted")
     assert api.get("/v1/thoughts").status_code == 200
