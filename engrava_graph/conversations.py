@@ -40,6 +40,7 @@ from engrava_graph.model.bounds import BoundedModel, text_problem
 from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     MessageConflictError,
+    RepeatedMessageIdError,
     StaleDataError,
     ValidationFailedError,
 )
@@ -270,7 +271,8 @@ def place(
         next_position: the position the conversation's next message gets.
 
     Raises:
-        MessageConflictError: a message id stored (or repeated in the batch) with other content.
+        MessageConflictError: a message id stored with other content.
+        RepeatedMessageIdError: a message id repeated in the batch with other content.
     """
     hashes = [content_hash(m.text) for m in messages]
     by_id = {row.message_id: row for row in stored}
@@ -298,8 +300,8 @@ def place(
         if given is not None and given in batch_ids:
             earlier_hash, earlier = batch_ids[given]
             if earlier_hash != hashes[i]:
-                raise MessageConflictError(
-                    conversation_id=conversation_id, message_id=given, position=earlier.position
+                raise RepeatedMessageIdError(
+                    conversation_id=conversation_id, message_id=given, index=i
                 )
             placements.append(Placement(earlier.position, given, earlier.existing or "(batch)"))
             continue

@@ -47,6 +47,7 @@ ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyTy
         errors.RepeatedThoughtIdError: ErrorCode(422, "repeated_thought_id"),
         errors.DuplicateEdgeError: ErrorCode(409, "duplicate_edge"),
         errors.MessageConflictError: ErrorCode(409, "message_conflict"),
+        errors.RepeatedMessageIdError: ErrorCode(422, "repeated_message_id"),
         errors.InvalidTransitionError: ErrorCode(409, "invalid_transition"),
         errors.StaleDataError: ErrorCode(409, "stale_data"),
         errors.InvalidStoredRecordError: ErrorCode(409, "invalid_stored_record"),

@@ -129,6 +129,31 @@ class MessageConflictError(EngravaGraphError):
         self.position = position
 
 
+class RepeatedMessageIdError(MessageConflictError, ValueError):
+    """The same message id twice in one ``add_messages`` batch with different content: nothing
+    was written. Unlike a conflict with a stored message (:class:`MessageConflictError`), the
+    request itself is wrong, so the REST service answers 422.
+
+    Attributes:
+        conversation_id, message_id: the conversation and the repeated id.
+        position: None (the batch was not stored).
+        index: the position (0-based) of the second occurrence in the batch.
+        field: ``messages.<index>.message_id``, the REST request field at fault.
+    """
+
+    def __init__(self, *, conversation_id: str, message_id: str, index: int) -> None:
+        EngravaGraphError.__init__(
+            self,
+            f"message id {message_id!r} appears twice in this batch with different content "
+            f"(again at index {index}); nothing was stored: give each message its own message_id",
+        )
+        self.conversation_id = conversation_id
+        self.message_id = message_id
+        self.position = None
+        self.index = index
+        self.field = f"messages.{index}.message_id"
+
+
 class DuplicateEdgeError(EngravaGraphError):
     """At most one edge per (from_thought_id, to_thought_id, edge_type), and edge ids are unique."""
 

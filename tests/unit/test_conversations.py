@@ -13,7 +13,11 @@ from engrava_graph.conversations import (
     place,
     validate_messages,
 )
-from engrava_graph.model.errors import MessageConflictError, ValidationFailedError
+from engrava_graph.model.errors import (
+    MessageConflictError,
+    RepeatedMessageIdError,
+    ValidationFailedError,
+)
 from engrava_graph.model.records import content_hash
 
 
@@ -58,8 +62,9 @@ def test_message_ids_decide_and_conflicting_content_is_refused() -> None:
     with pytest.raises(MessageConflictError) as caught:
         place("c", [_msg("changed", message_id="m1")], stored, 2)
     assert (caught.value.message_id, caught.value.position) == ("m1", 0)
-    with pytest.raises(MessageConflictError):
+    with pytest.raises(RepeatedMessageIdError) as repeated:  # a MessageConflictError too
         place("c", [_msg("x", message_id="n"), _msg("y", message_id="n")], [], 0)
+    assert (repeated.value.field, repeated.value.position) == ("messages.1.message_id", None)
     twice = place("c", [_msg("x", message_id="n"), _msg("x", message_id="n")], [], 0)
     assert [p.position for p in twice] == [0, 0] and twice[1].existing is not None
 

@@ -71,6 +71,12 @@ def test_a_message_id_with_other_content_is_409(api: Api) -> None:
     assert response.json()["error"] == "message_conflict"
     assert "D1:1" in response.json()["message"]
     assert api.footprint() == footprint
+    twice = [{**MESSAGES[0], "message_id": "n-1"}, {**MESSAGES[1], "message_id": "n-1"}]
+    repeated = api.post(ROUTE, json={"messages": twice})  # nothing stored: the request is wrong
+    assert repeated.status_code == 422, repeated.text
+    assert repeated.json()["error"] == "repeated_message_id"
+    assert repeated.json()["field"] == "messages.1.message_id"
+    assert api.footprint() == footprint
 
 
 def test_bad_messages_are_422_naming_the_message(api: Api) -> None:
