@@ -5,8 +5,9 @@
 // and the direct similarity (retrieval/_similarity); the $seeds most similar (ties by id) spread
 // (retrieval/_neighbours); then, for every activated or reached memory that is retrievable, its
 // fields, cosine and where spreading brought it from. No vector leaves the server.
-// params: $vector (LIST<FLOAT> or null), $vectors (LIST<LIST<FLOAT>>), $vector_share, $seeds (INTEGER, 0 = no spreading),
-//         the retrieval/_neighbours params and the search/_retrievable params
+// params: $vector (LIST<FLOAT> or null), $vectors (LIST<LIST<FLOAT>>), $vector_share,
+//         $seeds (INTEGER, 0 = no spreading), the retrieval/_neighbours params and the
+//         search/_retrievable params
 // returns: one row, candidates (LIST<MAP>: fields (MAP, retrieval/_candidate_fields), similarity
 //          (FLOAT cosine in [0, 1] or null), keyword (FLOAT in [0, 1] or null; null = not
 //          activated), activated (BOOLEAN), arrivals (LIST<MAP {from_id, via, weight}>)). One

@@ -26,11 +26,12 @@ CALL () {
            AS per_term
 }
 WITH per_term, [p IN per_term WHERE NOT p.common] AS rare
-CALL (rare) {
-  WITH rare WHERE reduce(n = 0, p IN rare | n + size(p.hits)) <= $match_limit
+WITH per_term, rare, reduce(n = 0, p IN rare | n + size(p.hits)) AS rare_hits
+CALL (rare, rare_hits) {
+  WITH rare WHERE rare_hits <= $match_limit
   RETURN reduce(found = [], p IN rare | found + p.hits) AS best, true AS complete
   UNION ALL
-  WITH rare WHERE reduce(n = 0, p IN rare | n + size(p.hits)) > $match_limit
+  WITH rare WHERE rare_hits > $match_limit
   CALL db.index.fulltext.queryNodes(
     'thought_text',
     '+ns_token:' + $ns_token + ' +(' + reduce(q = '', p IN rare | q + ' ' + p.clause) + ')',

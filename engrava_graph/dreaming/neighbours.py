@@ -55,10 +55,10 @@ Progress = Callable[[str, int, int], None]
 async def _fetch_k(executor: GraphExecutor, namespace: str, k: int, *, filtered: bool) -> int:
     """Neighbours to ask the index for: ``k`` x 4, and on the unfiltered (5.26) index at least
     ``k`` x the database/namespace size ratio."""
+    if filtered:  # the index holds the namespace filter: no size ratio, no count to read
+        return index_fetch_k(k, 1, 1, overfetch=4)
     rows = await executor.read(_COUNTS, namespace=namespace)
-    in_namespace = int(rows[0]["in_namespace"])
-    in_database = in_namespace if filtered else int(rows[0]["in_database"])
-    return index_fetch_k(k, in_namespace, in_database, overfetch=4)
+    return index_fetch_k(k, int(rows[0]["in_namespace"]), int(rows[0]["in_database"]), overfetch=4)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import (
+    PRIORITY_BOOST,
     CandidateSignals,
     RankWeights,
     access_frequency_score,
@@ -51,7 +52,6 @@ _DUPLICATES = cypher("retrieval/duplicates")
 SECONDS_PER_DAY = 86_400.0
 
 
-_PRIORITIES = frozenset(p.value for p in Priority)
 log = logging.getLogger(__name__)
 
 
@@ -91,7 +91,7 @@ class MemoryFields:
         not fail every retrieval of its namespace."""
         fixed: list[str] = []
         priority = row["priority"] or Priority.P3.value
-        if priority not in _PRIORITIES:
+        if priority not in PRIORITY_BOOST:  # the priorities importance_score accepts
             priority = _fix(fixed, "priority", Priority.P3.value)
         confidence = row["confidence"]
         if confidence is not None and not (

@@ -275,6 +275,8 @@ def _document_frequencies(
     counted on the texts when they are all the matches (``complete``) and the term is not
     common, else the index's hit count."""
     hits = {h["term"]: int(h["hits"]) for h in row["hits"]}
-    df = bm25.document_frequencies(texts, terms) if row["complete"] else dict(hits)
+    if not row["complete"]:
+        return hits
+    df = bm25.document_frequencies(texts, terms)
     df.update({h["term"]: hits[h["term"]] for h in row["hits"] if h["common"]})
     return df
