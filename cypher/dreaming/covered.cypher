@@ -6,7 +6,7 @@
 // returns: thought_id
 UNWIND $thought_ids AS id
 MATCH (m:Thought {namespace: $namespace, thought_id: id})
-USING INDEX m:Thought(namespace, thought_id)
+USING INDEX SEEK m:Thought(namespace, thought_id)
 WHERE EXISTS {
   (m)<-[:CONSOLIDATED_FROM]-(r)
   WHERE 'Reflection' IN labels(r) AND r.lifecycle_status = 'ACTIVE'

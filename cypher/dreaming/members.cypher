@@ -6,7 +6,7 @@
 //          (DATETIME or null)
 UNWIND $thought_ids AS id
 MATCH (t:Thought {namespace: $namespace, thought_id: id})
-USING INDEX t:Thought(namespace, thought_id)
+USING INDEX SEEK t:Thought(namespace, thought_id)
 RETURN t.thought_id AS thought_id, t.essence AS essence, t.content AS content,
        CASE WHEN $with_embedding THEN t.embedding END AS embedding,
        coalesce(t.created_cycle, 0) AS created_cycle,

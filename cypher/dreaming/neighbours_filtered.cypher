@@ -8,7 +8,7 @@
 CYPHER 25
 UNWIND $sources AS sid
 MATCH (s:Thought {namespace: $namespace, thought_id: sid})
-USING INDEX s:Thought(namespace, thought_id)
+USING INDEX SEEK s:Thought(namespace, thought_id)
 WITH sid, s, s.embedding AS v
 CALL (s, v) {
   MATCH (t:Thought)

@@ -6,7 +6,7 @@
 // returns: source, neighbour (thought ids), score (FLOAT, (1 + cos) / 2)
 UNWIND $sources AS sid
 MATCH (s:Thought {namespace: $namespace, thought_id: sid})
-USING INDEX s:Thought(namespace, thought_id)
+USING INDEX SEEK s:Thought(namespace, thought_id)
 CALL (s) {
   CALL db.index.vector.queryNodes('thought_embedding', $fetch_k, s.embedding)
   YIELD node AS t, score

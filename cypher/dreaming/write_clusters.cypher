@@ -27,7 +27,7 @@ CALL (r, c) {
 CALL (r, c) {
   UNWIND c.members AS m
   MATCH (t:Thought {namespace: $namespace, thought_id: m.id})
-  USING INDEX t:Thought(namespace, thought_id)
+  USING INDEX SEEK t:Thought(namespace, thought_id)
   CREATE (r)-[e:CONSOLIDATED_FROM]->(t)
   SET e = $consolidated_props, e.namespace = $namespace, e.edge_id = m.edge_id,
       e.from_thought_id = r.thought_id, e.to_thought_id = m.id
@@ -36,9 +36,9 @@ CALL (r, c) {
 CALL (r, c) {
   UNWIND c.pairs AS p
   MATCH (a:Thought {namespace: $namespace, thought_id: p.a})
-  USING INDEX a:Thought(namespace, thought_id)
+  USING INDEX SEEK a:Thought(namespace, thought_id)
   MATCH (b:Thought {namespace: $namespace, thought_id: p.b})
-  USING INDEX b:Thought(namespace, thought_id)
+  USING INDEX SEEK b:Thought(namespace, thought_id)
   WHERE NOT EXISTS { (a)-[:ASSOCIATED]-(b) }
   CREATE (a)-[e:ASSOCIATED]->(b)
   SET e = $associated_props, e.namespace = $namespace, e.edge_id = p.edge_id,
@@ -48,7 +48,7 @@ CALL (r, c) {
 CALL (r, c) {
   UNWIND c.supersedes AS s
   MATCH (old:Thought {namespace: $namespace, thought_id: s.id})
-  USING INDEX old:Thought(namespace, thought_id)
+  USING INDEX SEEK old:Thought(namespace, thought_id)
   SET old.lifecycle_status = 'ARCHIVED', old.retired = true, old.updated_at = $now,
       old.revision = coalesce(old.revision, 0) + 1
   CREATE (r)-[e:DERIVED_FROM]->(old)

@@ -6,9 +6,9 @@
 // returns: created (INTEGER)
 UNWIND $rows AS row
 MATCH (a:Thought {namespace: $namespace, thought_id: row.props.from_thought_id})
-USING INDEX a:Thought(namespace, thought_id)
+USING INDEX SEEK a:Thought(namespace, thought_id)
 MATCH (b:Thought {namespace: $namespace, thought_id: row.props.to_thought_id})
-USING INDEX b:Thought(namespace, thought_id)
+USING INDEX SEEK b:Thought(namespace, thought_id)
 CREATE (a)-[r:$(row.edge_type)]->(b)
 SET r = row.props, r.namespace = $namespace
 RETURN count(r) AS created

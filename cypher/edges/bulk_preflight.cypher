@@ -6,9 +6,9 @@
 UNWIND range(0, size($rows) - 1) AS i
 WITH i, $rows[i] AS row
 OPTIONAL MATCH (a:Thought {namespace: $namespace, thought_id: row.props.from_thought_id})
-USING INDEX a:Thought(namespace, thought_id)
+USING INDEX SEEK a:Thought(namespace, thought_id)
 OPTIONAL MATCH (b:Thought {namespace: $namespace, thought_id: row.props.to_thought_id})
-USING INDEX b:Thought(namespace, thought_id)
+USING INDEX SEEK b:Thought(namespace, thought_id)
 CALL (row) {
   OPTIONAL MATCH ()-[x:{{ALL_EDGE_TYPES}}]->()
   WHERE x.namespace = $namespace AND x.edge_id = row.props.edge_id

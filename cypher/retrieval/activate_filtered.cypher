@@ -17,7 +17,7 @@ CALL () {
   UNION ALL
   UNWIND $keyword AS k
   MATCH (t:Thought {namespace: $namespace, thought_id: k.thought_id})
-  USING INDEX t:Thought(namespace, thought_id)
+  USING INDEX SEEK t:Thought(namespace, thought_id)
   RETURN t, null AS vscore, k.score AS kw
 }
 {{> retrieval/_activate_and_spread}}

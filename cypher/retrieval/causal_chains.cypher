@@ -11,7 +11,7 @@
 //          nodes (LIST<MAP {fields, similarity, retrievable}> in path order)
 UNWIND $seed_ids AS sid
 MATCH (s:Thought {namespace: $namespace, thought_id: sid})
-USING INDEX s:Thought(namespace, thought_id)
+USING INDEX SEEK s:Thought(namespace, thought_id)
 UNWIND ['cause', 'effect'] AS direction
 CALL (s, direction) {
   MATCH p = (s)-[:CAUSED_BY|LEADS_TO*1..4]-(:Thought)

@@ -10,7 +10,7 @@
 // returns: thought_id, duplicates (LIST<STRING> ids ranked above it); only memories with one
 UNWIND range(0, size($thought_ids) - 1) AS rank
 MATCH (t:Thought {namespace: $namespace, thought_id: $thought_ids[rank]})
-USING INDEX t:Thought(namespace, thought_id)
+USING INDEX SEEK t:Thought(namespace, thought_id)
 WHERE t.embedding IS NOT NULL
 WITH rank, t ORDER BY rank
 WITH collect(t.thought_id) AS ids, collect(t.embedding) AS embeddings

@@ -5,7 +5,7 @@
 //          thought_type
 UNWIND $thought_ids AS id
 MATCH (t:Thought {namespace: $namespace, thought_id: id})
-USING INDEX t:Thought(namespace, thought_id)
+USING INDEX SEEK t:Thought(namespace, thought_id)
 RETURN t.thought_id AS thought_id, t.priority AS priority, t.updated_cycle AS updated_cycle,
        t.updated_at.epochMillis AS updated_ms, t.created_at.epochMillis AS created_ms,
        t.thought_type AS thought_type

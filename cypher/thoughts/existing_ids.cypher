@@ -3,5 +3,5 @@
 // returns: thought_id
 UNWIND $thought_ids AS id
 MATCH (t:Thought {namespace: $namespace, thought_id: id})
-USING INDEX t:Thought(namespace, thought_id)
+USING INDEX SEEK t:Thought(namespace, thought_id)
 RETURN t.thought_id AS thought_id

@@ -3,5 +3,5 @@
 // returns: thought (MAP)
 UNWIND $thought_ids AS id
 MATCH (t:Thought {namespace: $namespace, thought_id: id})
-USING INDEX t:Thought(namespace, thought_id)
+USING INDEX SEEK t:Thought(namespace, thought_id)
 RETURN {{> thoughts/_projection}} AS thought

@@ -5,7 +5,7 @@
 // returns: updated (INTEGER)
 UNWIND $rows AS row
 MATCH (t:Thought {namespace: $namespace, thought_id: row.thought_id})
-USING INDEX t:Thought(namespace, thought_id)
+USING INDEX SEEK t:Thought(namespace, thought_id)
 WITH t, row, coalesce(t.access_count, 0) AS accessed
 SET t.access_count = CASE WHEN accessed > 9223372036854775807 - row.count THEN 9223372036854775807
                           ELSE accessed + row.count END,
