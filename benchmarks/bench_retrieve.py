@@ -74,6 +74,7 @@ from engrava_graph.demo.locomo import Conversation, load_dataset
 from engrava_graph.demo.peer import open_peer_copy
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 
 console = Console(stderr=True)
@@ -111,7 +112,7 @@ async def measure(
 
     async def floor(q: str) -> Any:
         vector = await store.embed_query(q)
-        return await executor.read(FLOOR, vector=vector, k=10)
+        return await executor.read(FLOOR, vector=vector_param(vector), k=10)
 
     calls: dict[str, Callable[[str], Awaitable[Any]]] = {
         "retrieve": lambda q: store.retrieve(q, top_k=10, now=now),

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.search.fusion import RecencyReference, index_score_to_cosine
@@ -47,7 +48,7 @@ async def search_reflections(
     blend = vector is not None and recency is not None and recency_weight > 0
     rows = await executor.read(
         _SEARCH,
-        vector=None if vector is None else list(vector),
+        vector=vector_param(vector),
         limit=MAX_BLENDED if blend else top_k,
         **scope,
     )

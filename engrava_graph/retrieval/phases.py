@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
 from engrava_graph.model.temporal import from_epoch_parts
@@ -254,8 +255,8 @@ async def activate(
     plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
     records = await deps.executor.read(
         _ACTIVATE[plan.strategy],
-        vectors=[[float(x) for x in v] for v in vectors if v is not None],
-        vector=vector,
+        vectors=[vector_param(v) for v in vectors if v is not None],
+        vector=vector_param(vector),
         keyword=[{"thought_id": tid, "score": score} for tid, score in keyword_hits.items()],
         vector_share=config.vector_share,
         seeds=profile.seeds if depth else 0,
@@ -461,7 +462,7 @@ async def cause(
         seed_ids=[s.thought_id for s in seeds],
         max_depth=depth,
         max_paths=config.causal_max_paths,
-        vector=vector,
+        vector=vector_param(vector),
         **scope,
     )
     traversed: dict[str, CausalLink] = {}

@@ -31,6 +31,7 @@ from neo4j.exceptions import ClientError
 
 from engrava_graph.graph.dialect import server_line
 from engrava_graph.graph.executor import GraphExecutor
+from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import LifecycleStatus
 from engrava_graph.model.namespace import fulltext_namespace_token
@@ -188,7 +189,7 @@ class SearchArms:
         plan, params = await self.vector_plan(top_k, scope, threshold=threshold)
         rows = await self._executor.read(
             _VECTOR_STATEMENTS[plan.strategy],
-            vector=[float(x) for x in vector],
+            vector=vector_param(vector),
             **params,
             **scope,
         )

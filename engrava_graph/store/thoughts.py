@@ -16,6 +16,7 @@ from engrava_graph.graph.mapping import (
     removed_meta_keys,
     thought_from_properties,
 )
+from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import LifecycleStatus, ThoughtType
 from engrava_graph.model.errors import (
@@ -70,7 +71,7 @@ class ThoughtsMixin(StoreBase):
         return {
             "label": thought.thought_type.label,
             "props": props,
-            "embedding": vector,
+            "embedding": vector_param(vector),
             "entities": self._extract_entities(text),
             "tags": thought.tags,
         }
@@ -309,7 +310,7 @@ class ThoughtsMixin(StoreBase):
                 props={**removed_meta_keys(props, new_props), **new_props},
                 old_label=current.thought_type.label,
                 new_label=new.thought_type.label,
-                embedding=vector,
+                embedding=vector_param(vector),
                 entities=row["entities"],
                 tags=new.tags,
             )
