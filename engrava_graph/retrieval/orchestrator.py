@@ -8,11 +8,11 @@ costs few round trips, most of them while the question is embedded: the question
 starts on a worker thread, then the question is encoded and routed and the keyword arm runs
 (one statement per sub-query on the attention pathway, no vector needed); once the vectors are
 there, one composed statement runs the vector arm, spreading and the candidate records; one
-more reads causal chains (causal queries only) and one the near-duplicate pairs among the
-ranking's head (rarely two). Phase timings are wall-clock stretches of this run, so they add up
+more reads causal chains (causal queries only) and one walks the ranking's head for
+near-duplicates. Phase timings are wall-clock stretches of this run, so they add up
 to its latency: "encode" is the encoding and the wait for the vectors, "activate" the rest of
 the keyword arm's wait and the composed statement (Phases 3 and 4's Cypher), "spread" the
-spread and session signals computed over the pool, "filter" the near-duplicate statement.
+spread and session signals computed over the pool, "filter" the near-duplicate walk.
 """
 
 from __future__ import annotations

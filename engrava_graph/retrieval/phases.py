@@ -5,8 +5,8 @@ Round trips: Phase 3's keyword arm is one statement (run while the question is e
 needs no vector); the vector arm, Phase 4's spreading and the candidate records are one composed
 statement (``cypher/retrieval/activate_<strategy>.cypher``: fields and cosines computed in
 Cypher, so no vector is shipped); Phase 6 is one more statement, for causal queries only; Phase 8
-reads the near-duplicate pairs among the head of the ranking only
-(``cypher/retrieval/duplicates.cypher``, one small statement, rarely two). The
+walks the head of the ranking for near-duplicates in Cypher
+(``cypher/retrieval/distinct.cypher``, one small statement). The
 orchestrator (:mod:`.orchestrator`) times them, counts candidates and assembles the response;
 nothing here reads a clock or builds Cypher.
 """
@@ -48,7 +48,7 @@ _ACTIVATE = {
     "index": cypher("retrieval/activate_index"),
 }
 _CAUSAL = cypher("retrieval/causal_chains")
-_DUPLICATES = cypher("retrieval/duplicates")
+_DISTINCT = cypher("retrieval/distinct")
 
 SECONDS_PER_DAY = 86_400.0
 
@@ -157,8 +157,6 @@ class Candidate:
             messages (Phase 4, session level); arrivals: where spreading came from.
         causal: Phase 6 relevance; links: the causal chain through it.
         temporal: Phase 5 relevance; in_range: whether its time is in the query's range.
-        duplicates: higher-ranked candidates whose cosine to it exceeds the near-duplicate
-            threshold (set by :func:`distinct` for the head of the ranking).
     """
 
     thought_id: str
@@ -175,7 +173,6 @@ class Candidate:
     in_range: bool | None = None
     links: list[CausalLink] = field(default_factory=list)
     fields: MemoryFields | None = None
-    duplicates: tuple[str, ...] = ()
     signals: CandidateSignals | None = None
     composite: float = 0.0
     confidence: float = 0.0
@@ -537,21 +534,6 @@ def rank(
 
 
 # ---------------------------------------------------------------------------- Phase 8: filter
-def collapse_duplicates(ranked: Sequence[Candidate]) -> list[Candidate]:
-    """Phase 8, near-duplicates: walking the ranking, a candidate whose cosine to a kept,
-    higher-ranked one exceeds the threshold (pairs from :func:`distinct`) is dropped."""
-    kept: list[Candidate] = []
-    kept_ids: set[str] = set()
-    for c in ranked:
-        twin = next((d for d in c.duplicates if d in kept_ids), None)
-        if twin is not None:
-            c.dropped_in, c.reason = "filter", f"near-duplicate of {twin}"
-            continue
-        kept.append(c)
-        kept_ids.add(c.thought_id)
-    return kept
-
-
 def min_confidence(candidates: Sequence[Candidate], threshold: float) -> list[Candidate]:
     """Phase 8, ``min_confidence``: keep candidates whose (Phase 9) confidence reaches it."""
     survivors = []
@@ -585,29 +567,21 @@ def cap_reflections(ranked: Sequence[Candidate], cap: int, window: int) -> list[
     return head + moved + rest
 
 
-def head_settled(kept: Sequence[Candidate], need: int, cap: int, window: int) -> bool:
-    """Whether collapsed candidates ``kept`` (a prefix of the whole collapse) decide the first
-    ``need`` results of :func:`cap_reflections`: they number at least ``need`` and fill its
-    window of ``window`` (every non-reflection and up to ``cap`` reflections enter it), after
-    which what follows can no longer move anything before it."""
-    reflections = sum(
-        1 for c in kept if c.fields is not None and c.fields.thought_type == "REFLECTION"
-    )
-    return len(kept) >= need and len(kept) - reflections + min(reflections, cap) >= window
-
-
 async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> list[Candidate]:
-    """Phase 8, near-duplicates and reflections: ``cap_reflections(collapse_duplicates(…))``
-    over the head of the ranking, whose first ``need`` entries equal those of the same over the
-    whole ranking.
+    """Phase 8, near-duplicates and reflections: the ranking without its near-duplicates,
+    reflections capped (:func:`cap_reflections`), exact in its first ``need`` entries.
 
-    The near-duplicate pairs (cosine > ``duplicate_threshold``, computed in Cypher by
-    ``retrieval/duplicates``) are read for the ``max(2 * need, need + reflection_window)``
-    best-ranked candidates, and for twice as many until :func:`head_settled` holds or the head
-    is the whole ranking. Collapsing a prefix of the ranking gives a prefix of the whole
-    collapse, as a candidate is only dropped for a higher-ranked one. Candidates below the head
-    follow in rank order, unchecked (Phase 10 cuts them: pass ``need = top_k + 1``, Phase 9
-    reads one past the last result).
+    ``retrieval/distinct`` walks the head of the ranking in Cypher: a candidate whose cosine to
+    a kept, higher-ranked one exceeds ``duplicate_threshold`` is dropped, and the walk stops at
+    the first of ``b, 2b, 4b, …`` walked candidates (``b = max(2 * need, need +
+    reflection_window)``; and the whole ranking) where the kept ones settle the first ``need``
+    results under the reflection cap. One read of the ``2b`` best-ranked candidates, more
+    while the walk ends unsettled (rare: a ranking full of near-duplicates). A candidate is only
+    dropped for a higher-ranked one, so the kept ones are a prefix of the whole ranking's kept;
+    the candidates after the walk follow in rank order, unchecked (Phase 10 cuts them: pass
+    ``need = top_k + 1``, Phase 9 reads one past the last result). The fixed stopping points
+    keep the ranking's length, which Phase 9's confidence reads, independent of where the
+    duplicates sit. No vector is shipped.
 
     Args:
         deps: the cycle's dependencies (executor, namespace, config).
@@ -615,27 +589,44 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
         need: how many leading results must be exact.
 
     Returns:
-        The ranking without the head's near-duplicates, reflections capped.
+        The ranking without the walked part's near-duplicates (and without a memory deleted
+        since it was read), reflections capped.
     """
     config = deps.config
-    size = min(len(ranked), max(2 * need, need + config.reflection_window))
+    first = max(2 * need, need + config.reflection_window)
+    boundaries = [first * 2**k for k in range(max(1, len(ranked) // first).bit_length() + 1)]
+    boundaries = [b for b in boundaries if b < len(ranked)] + [len(ranked)]
+    size = min(len(ranked), 2 * first)
     while True:
         head = ranked[:size]
-        rows = await deps.executor.read(
-            _DUPLICATES,
-            namespace=deps.namespace,
-            thought_ids=[c.thought_id for c in head],
-            duplicate_threshold=config.duplicate_threshold,
-        )
-        twins = {row["thought_id"]: tuple(row["duplicates"]) for row in rows}
-        for c in head:
-            c.duplicates = twins.get(c.thought_id, ())
-        kept = collapse_duplicates(head)
-        settled = head_settled(kept, need, config.reflection_cap, config.reflection_window)
-        if settled or size >= len(ranked):
-            capped = cap_reflections(kept, config.reflection_cap, config.reflection_window)
-            return capped + list(ranked[size:])
+        walk = (
+            await deps.executor.read(
+                _DISTINCT,
+                namespace=deps.namespace,
+                thought_ids=[c.thought_id for c in head],
+                duplicate_threshold=config.duplicate_threshold,
+                need=need,
+                reflection_cap=config.reflection_cap,
+                reflection_window=config.reflection_window,
+                boundaries=boundaries,
+            )
+        )[0]
+        if walk["settled"] or size >= len(ranked):
+            break
         size = min(len(ranked), 2 * size)
+    kept_ids = set(walk["kept"])
+    twins = {d["thought_id"]: d["twin"] for d in walk["dropped"]}
+    walked = walk["scanned"]
+    kept: list[Candidate] = []
+    for c in head[:walked]:
+        if c.thought_id in kept_ids:
+            kept.append(c)
+        elif c.thought_id in twins:
+            c.dropped_in, c.reason = "filter", f"near-duplicate of {twins[c.thought_id]}"
+        else:
+            c.dropped_in, c.reason = "filter", "deleted during retrieval"
+    capped = cap_reflections(kept, config.reflection_cap, config.reflection_window)
+    return capped + list(ranked[walked:])
 
 
 # --------------------------------------------------------------------------- Phase 9: score

@@ -18,7 +18,7 @@ from engrava_graph.graph.registry import cypher
 BY_ID = [
     "retrieval/activate_exact",
     "retrieval/activate_index",
-    "retrieval/duplicates",
+    "retrieval/distinct",
     "retrieval/causal_chains",
     "retrieval/embeddings",
     "search/fusion_signals",

@@ -1,7 +1,6 @@
 """Pure parts of the cycle's phases: near-duplicate collapse, min_confidence, session
 activation, time ranges and calibrated scores (Spread, Decay, Filter, Score)."""
 
-from dataclasses import replace
 from datetime import UTC, datetime
 
 from engrava_graph.retrieval import phases
@@ -34,20 +33,6 @@ def fields(
         conversation_id=conversation,
         position=position,
     )
-
-
-def test_the_higher_ranked_of_two_near_duplicates_stays() -> None:
-    a, b, c = Candidate("a", duplicates=("b",)), Candidate("b", duplicates=("a",)), Candidate("c")
-    kept = phases.collapse_duplicates([a, b, c])
-    assert [k.thought_id for k in kept] == ["a", "c"]
-    assert b.dropped_in == "filter" and b.reason == "near-duplicate of a"
-
-
-def test_a_duplicate_of_a_dropped_candidate_stays() -> None:
-    a = Candidate("a", duplicates=("b",))
-    b = Candidate("b", duplicates=("a", "c"))
-    c = Candidate("c", duplicates=("b",))
-    assert [k.thought_id for k in phases.collapse_duplicates([a, b, c])] == ["a", "c"]
 
 
 def test_min_confidence_keeps_what_reaches_it() -> None:
@@ -181,18 +166,3 @@ def test_at_most_one_reflection_in_the_top_five() -> None:
     out = [c.thought_id for c in phases.cap_reflections(ranked, cap=1, window=5)]
     assert out == ["c0", "c2", "c4", "c5", "c6", "c1", "c3", "c7"]
     assert sum(c.startswith("c") and kinds[int(c[1:])] == "REFLECTION" for c in out[:5]) == 1
-
-
-def reflection(tid: str) -> Candidate:
-    return Candidate(tid, fields=replace(fields(tid), thought_type="REFLECTION"))
-
-
-def test_a_head_is_settled_once_it_has_enough_results_and_fills_the_reflection_window() -> None:
-    plain = [Candidate(str(i), fields=fields(str(i))) for i in range(6)]
-    assert phases.head_settled(plain, need=6, cap=1, window=5)
-    assert not phases.head_settled(plain[:5], need=6, cap=1, window=5)
-    # Reflections over the cap move below the window: they do not fill it.
-    mixed = [reflection("r1"), reflection("r2"), reflection("r3"), *plain[:3]]
-    assert not phases.head_settled(mixed, need=6, cap=1, window=5)
-    assert phases.head_settled([*mixed, plain[3]], need=6, cap=1, window=5)
-    assert phases.head_settled(mixed, need=6, cap=2, window=5)

@@ -1,0 +1,46 @@
+// Phase 8, near-duplicates, walking the ranking: $thought_ids in rank order (best first, the
+// ranking's head). A candidate whose cosine to a kept, higher-ranked one exceeds
+// $duplicate_threshold is dropped (for the highest-ranked such one); so each candidate is compared
+// with the kept ones only. The walk stops at the first of $boundaries (walked counts) where the
+// kept ones settle the first $need results under the reflection cap (at most $reflection_cap
+// REFLECTIONs among the first $reflection_window): at least $need kept, and that window filled
+// by the non-reflections and up to $reflection_cap reflections, after which nothing further
+// down can move a result before it. (Stopping at fixed boundaries, not at the first settled
+// step, keeps how many candidates compete in Phase 9 independent of where duplicates sit.)
+// No vector leaves the server; a memory without an embedding is never a near-duplicate. The
+// embeddings are walked as parallel lists (a list of maps holding vectors cost Cypher eight
+// times as much).
+// params: $namespace, $thought_ids (LIST<STRING> in rank order), $duplicate_threshold (FLOAT
+//         cosine), $need, $reflection_cap, $reflection_window (INTEGERs), $boundaries
+//         (LIST<INTEGER>: walked counts at which the walk may stop)
+// returns: one row: kept (LIST<STRING>, in rank order), dropped (LIST<MAP {thought_id, twin}>:
+//          twin is the kept one it duplicates), scanned (INTEGER: how many of $thought_ids were
+//          walked, a missing one (deleted) included; those after it are unchecked), settled
+//          (BOOLEAN)
+UNWIND range(0, size($thought_ids) - 1) AS rank
+MATCH (t:Thought {namespace: $namespace, thought_id: $thought_ids[rank]})
+USING INDEX SEEK t:Thought(namespace, thought_id)
+WITH rank, t ORDER BY rank
+WITH collect(rank) AS ranks, collect(t.thought_id) AS ids, collect(t.embedding) AS embeddings,
+     collect(t.thought_type = 'REFLECTION') AS reflection
+WITH reduce(s = {kept: [], vectors: [], reflections: 0, dropped: [], scanned: 0, settled: false},
+            i IN range(0, size(ids) - 1) |
+  CASE WHEN s.settled THEN s
+  ELSE [step IN [[twin IN [head([j IN range(0, size(s.kept) - 1)
+                                 WHERE vector.similarity.cosine(embeddings[i], s.vectors[j])
+                                       > (1.0 + $duplicate_threshold) / 2.0 | s.kept[j]])] |
+                  CASE WHEN twin IS NOT NULL
+                  THEN {kept: s.kept, vectors: s.vectors, reflections: s.reflections,
+                        dropped: s.dropped + [{thought_id: ids[i], twin: twin}]}
+                  ELSE {kept: s.kept + [ids[i]], vectors: s.vectors + [embeddings[i]],
+                        reflections: s.reflections + CASE WHEN reflection[i] THEN 1 ELSE 0 END,
+                        dropped: s.dropped}
+                  END][0]] |
+    step {.*, scanned: ranks[i] + 1,
+          settled: ranks[i] + 1 IN $boundaries AND size(step.kept) >= $need
+                   AND size(step.kept) - step.reflections
+                       + CASE WHEN step.reflections < $reflection_cap THEN step.reflections
+                              ELSE $reflection_cap END >= $reflection_window}][0]
+  END) AS walk
+RETURN walk.kept AS kept, walk.dropped AS dropped, walk.scanned AS scanned,
+       walk.settled AS settled
