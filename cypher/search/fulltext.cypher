@@ -2,31 +2,40 @@
 // query terms, each once with its text and whether it is retrievable; the caller computes BM25
 // on its own analysis of these texts with the namespace's statistics (the index's scores are
 // database-wide, and its Porter stemmer differs from the query side's).
-// Per term, one Lucene query with the required ns_token clause counts its hits (at most
-// $per_term_limit; no property is read). A common term, one matched in at least half of the
-// namespace ($documents thoughts; a speaker's name on every turn) and in at least
-// $common_min_hits thoughts, has BM25's idf floored to almost nothing: only its $common_keep
-// best hits are read. The other terms' hits are all read when they are at most $match_limit
-// (`complete`: the caller counts document frequencies on the texts); when there are more, one
-// Lucene query for any of those terms inside the namespace reads the index's $match_limit best
-// (the caller takes the hit counts as document frequencies).
+// Per term, one Lucene query with the required ns_token clause counts its hits (at most its
+// `limit`; no property is read); a term whose count the caller already knows (`hits`, cached
+// with the namespace's statistics) and has no hit to read (`limit` 0) is not queried. A common term,
+// one matched in at least half of the namespace ($documents thoughts; a speaker's name on every
+// turn) and in at least $common_min_hits thoughts, has BM25's idf floored to almost nothing:
+// only its $common_keep best hits are read. The other terms' hits are all read when they are
+// at most $match_limit (`complete`: the caller counts document frequencies on the texts); when
+// there are more, one Lucene query for any of those terms inside the namespace reads the
+// index's $match_limit best (the caller takes the hit counts as document frequencies).
 // params: $term_queries (LIST<MAP {term: STRING, query: STRING (escaped Lucene), clause: STRING
-//         (the term's own clause, escaped Lucene)}>), $ns_token (STRING), $per_term_limit,
-//         $documents, $common_min_hits, $common_keep, $match_limit (INTEGERs), and the
-//         _retrievable params
+//         (the term's own clause, escaped Lucene), limit: INTEGER (hits read; 0 = none),
+//         hits: INTEGER or null (known hit count)}>), $ns_token (STRING), $documents, $common_min_hits,
+//         $common_keep, $match_limit (INTEGERs), and the _retrievable params
 // returns: one row, matched (LIST<MAP {thought_id, essence, content, retrievable: BOOLEAN}>),
 //          hits (LIST<MAP {term: STRING, hits: INTEGER, common: BOOLEAN}>), complete (BOOLEAN)
 CALL () {
   UNWIND $term_queries AS tq
-  CALL db.index.fulltext.queryNodes('thought_text', tq.query, {limit: $per_term_limit})
-  YIELD node AS t
-  WITH tq, collect(t) AS hits
-  RETURN collect({term: tq.term, clause: tq.clause, hits: hits,
-                  common: 2 * size(hits) >= $documents AND size(hits) >= $common_min_hits})
-           AS per_term
+  CALL (tq) {
+    // Grouped by tq: a term without a hit in the namespace yields no row (it is left out).
+    WITH tq WHERE tq.limit > 0
+    CALL db.index.fulltext.queryNodes('thought_text', tq.query, {limit: tq.limit})
+    YIELD node AS t
+    WITH tq, collect(t) AS hits
+    RETURN hits
+    UNION ALL
+    WITH tq WHERE tq.limit = 0
+    RETURN [] AS hits
+  }
+  WITH tq, hits, coalesce(tq.hits, size(hits)) AS count
+  RETURN collect({term: tq.term, clause: tq.clause, hits: hits, count: count,
+                  common: 2 * count >= $documents AND count >= $common_min_hits}) AS per_term
 }
 WITH per_term, [p IN per_term WHERE NOT p.common] AS rare
-WITH per_term, rare, reduce(n = 0, p IN rare | n + size(p.hits)) AS rare_hits
+WITH per_term, rare, reduce(n = 0, p IN rare | n + p.count) AS rare_hits
 CALL (rare, rare_hits) {
   WITH rare WHERE rare_hits <= $match_limit
   RETURN reduce(found = [], p IN rare | found + p.hits) AS best, true AS complete
@@ -47,5 +56,5 @@ CALL (per_term, best) {
   RETURN collect({thought_id: t.thought_id, essence: t.essence, content: t.content,
                   retrievable: {{> search/_retrievable}}}) AS matched
 }
-RETURN matched, [p IN per_term | {term: p.term, hits: size(p.hits), common: p.common}] AS hits,
+RETURN matched, [p IN per_term | {term: p.term, hits: p.count, common: p.common}] AS hits,
        complete

@@ -3,7 +3,8 @@
 Both are restricted to one namespace. The keyword arm filters inside Lucene (``+ns_token:``),
 one query per analysed term, and scores the candidates with BM25 over the namespace's own
 statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores
-(a term in half the namespace, whose idf BM25 floors, has only its best hits read);
+(a term in half the namespace, whose idf BM25 floors, has only its best hits read; the hit
+counts of terms matching more than the arm reads are cached with the namespace's statistics);
 the vector arm searches through the HNSW index: on Neo4j 2026.x filtered inside the index at any
 namespace size (``SEARCH … WHERE`` on the namespace and lifecycle filter properties, strategy
 ``"filtered"``; Lucene searches a small filtered set exactly); on 5.26, whose vector index ranks
@@ -78,6 +79,18 @@ MATCH_LIMIT = 200
 #: A filter passed by at most this many thoughts has the keyword arm rank all of them.
 KEYWORD_SCAN_MAX = 1_000
 _FILTER_CACHE_SIZE = 256
+_TERM_CACHE_SIZE = 4096
+
+
+def _term_read(known: int | None, documents: int) -> dict[str, int | None]:
+    """How far ``search/fulltext`` reads one term's hits: all of them (up to
+    ``PER_TERM_LIMIT``), which counts them, unless its count is ``known`` and it is not common;
+    then none (it matches more than ``MATCH_LIMIT``: the statement reads the index's best for
+    all such terms at once). A common term is read as before: the index breaks its many score
+    ties differently for another limit, and its best hits are the ones kept."""
+    if known is None or (2 * known >= documents and known >= COMMON_TERM_MIN_HITS):
+        return {"limit": PER_TERM_LIMIT, "hits": None}
+    return {"limit": 0, "hits": known}
 
 
 def index_fetch_k(k: int, in_namespace: int, in_database: int, overfetch: int) -> int:
@@ -114,6 +127,7 @@ class SearchArms:
         self._config = config
         self._stats: tuple[float, int, float, int] | None = None
         self._filtered: dict[str, tuple[float, int]] = {}
+        self._term_hits: dict[str, tuple[float, int]] = {}
 
     async def fulltext(
         self, text: str, top_k: int, scope: dict[str, Any]
@@ -137,19 +151,25 @@ class SearchArms:
         filtered = await self._filtered_count(scope)
         scan = filtered is not None and filtered <= KEYWORD_SCAN_MAX
         documents, mean_length, _ = await self._namespace_stats()
+        known = {} if scan else self._known_term_hits(terms)
         try:
             rows = await self._executor.read(
                 _FULLTEXT_SCAN if scan else _FULLTEXT,
                 term_queries=[
-                    {"term": t, "query": term_query(t, self._ns_token), "clause": term_clause(t)}
+                    {
+                        "term": t,
+                        "query": term_query(t, self._ns_token),
+                        "clause": term_clause(t),
+                        **_term_read(known.get(t), documents),
+                    }
                     for t in terms
                 ],
                 ns_token=self._ns_token,
-                per_term_limit=PER_TERM_LIMIT,
                 documents=documents,
                 common_min_hits=COMMON_TERM_MIN_HITS,
                 common_keep=top_k,
                 match_limit=MATCH_LIMIT,
+                **({"per_term_limit": PER_TERM_LIMIT} if scan else {}),
                 **scope,
             )
         except ClientError as exc:  # a query the index refuses: no keyword signal, not a 500
@@ -158,6 +178,8 @@ class SearchArms:
             )
             return []
         row = rows[0]
+        if not scan:
+            self._remember_term_hits(row["hits"], known)
         matched = row["matched"]
         texts = [bm25.keyword_text(d["essence"], d["content"]) for d in matched]
         if scan:
@@ -236,6 +258,27 @@ class SearchArms:
         return VectorPlan(
             "index", index_fetch_k(k, candidates, in_database, self._config.vector_overfetch)
         )
+
+    def _known_term_hits(self, terms: Sequence[str]) -> dict[str, int]:
+        """The cached index hit counts (within the statistics' 30 s) of those of ``terms`` that
+        match more than ``MATCH_LIMIT`` thoughts: their document frequency is their hit count,
+        so they need not be counted again."""
+        now = time.monotonic()
+        known = {}
+        for term in terms:
+            cached = self._term_hits.get(term)
+            if cached is not None and now - cached[0] <= _STATS_TTL_SECONDS:
+                known[term] = cached[1]
+        return known
+
+    def _remember_term_hits(self, hits: Sequence[dict[str, Any]], known: dict[str, int]) -> None:
+        """Cache the freshly counted hits of the terms that match more than ``MATCH_LIMIT``."""
+        now = time.monotonic()
+        for h in hits:
+            if h["term"] not in known and int(h["hits"]) > MATCH_LIMIT:
+                if len(self._term_hits) >= _TERM_CACHE_SIZE:
+                    self._term_hits.clear()
+                self._term_hits[h["term"]] = (now, int(h["hits"]))
 
     async def _filtered_count(self, scope: dict[str, Any]) -> int | None:
         """How many thoughts pass the scope's metadata filter (cached 30 s per filter), or None

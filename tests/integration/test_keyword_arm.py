@@ -205,3 +205,31 @@ async def test_a_large_match_set_reads_the_index_best(make_store, monkeypatch):
     by_id = {t.thought_id: t.essence for t in await store.list_thoughts(limit=200)}
     assert by_id[complete[0][0]] == by_id[sampled[0][0]] == "The harbour crane was serviced"
     assert len(complete) == 10 and 1 <= len(sampled) <= 10
+
+
+async def test_known_hit_counts_are_not_counted_again(make_store, monkeypatch):
+    """A term matching more than the arm reads has its hit count cached with the namespace's
+    statistics: the next query does not count it again, and ranks the same."""
+    from engrava_graph.search import arms
+
+    store = make_store()
+    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
+    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
+    await store.bulk_store([thought(text) for text in texts])
+    monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
+    limits: list[list[int]] = []
+    read = store.executor.read
+
+    async def spy(stmt, **params):
+        if stmt.name == "search/fulltext":
+            limits.append([q["limit"] for q in params["term_queries"]])
+        return await read(stmt, **params)
+
+    monkeypatch.setattr(store.executor, "read", spy)
+    scope = store.retrievable_scope()
+    counted = await store._arms.fulltext("harbour crane", 10, scope)
+    cached = await store._arms.fulltext("harbour crane", 10, scope)
+    monkeypatch.setattr(arms, "_STATS_TTL_SECONDS", -1.0)  # expired: counted again
+    recounted = await store._arms.fulltext("harbour crane", 10, scope)
+    assert counted == cached == recounted and counted
+    assert limits == [[arms.PER_TERM_LIMIT] * 2, [0, 0], [arms.PER_TERM_LIMIT] * 2]
