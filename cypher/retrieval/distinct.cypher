@@ -7,9 +7,9 @@
 // by the non-reflections and up to $reflection_cap reflections, after which nothing further
 // down can move a result before it. (Stopping at fixed boundaries, not at the first settled
 // step, keeps how many candidates compete in Phase 9 independent of where duplicates sit.)
-// No vector leaves the server; a memory without an embedding is never a near-duplicate. The
-// embeddings are walked as parallel lists (a list of maps holding vectors cost Cypher eight
-// times as much).
+// No vector leaves the server; a memory without an embedding is never a near-duplicate; only
+// the walked candidates' embeddings are read. The kept ones' embeddings are held as a list
+// parallel to their ids (a list of maps holding vectors cost Cypher eight times as much).
 // params: $namespace, $thought_ids (LIST<STRING> in rank order), $duplicate_threshold (FLOAT
 //         cosine), $need, $reflection_cap, $reflection_window (INTEGERs), $boundaries
 //         (LIST<INTEGER>: walked counts at which the walk may stop)
@@ -21,21 +21,25 @@ UNWIND range(0, size($thought_ids) - 1) AS rank
 MATCH (t:Thought {namespace: $namespace, thought_id: $thought_ids[rank]})
 USING INDEX SEEK t:Thought(namespace, thought_id)
 WITH rank, t ORDER BY rank
-WITH collect(rank) AS ranks, collect(t.thought_id) AS ids, collect(t.embedding) AS embeddings,
-     collect(t.thought_type = 'REFLECTION') AS reflection
-WITH reduce(s = {kept: [], vectors: [], reflections: 0, dropped: [], scanned: 0, settled: false},
-            i IN range(0, size(ids) - 1) |
+// Nodes, not their embeddings: a candidate's embedding is read when the walk reaches it.
+WITH collect(rank) AS ranks, collect(t) AS nodes
+WITH ranks, nodes,
+     reduce(s = {kept: [], vectors: [], reflections: 0, dropped: [], scanned: 0, settled: false},
+            i IN range(0, size(nodes) - 1) |
   CASE WHEN s.settled THEN s
-  ELSE [step IN [[twin IN [head([j IN range(0, size(s.kept) - 1)
-                                 WHERE vector.similarity.cosine(embeddings[i], s.vectors[j])
-                                       > (1.0 + $duplicate_threshold) / 2.0 | s.kept[j]])] |
-                  CASE WHEN twin IS NOT NULL
-                  THEN {kept: s.kept, vectors: s.vectors, reflections: s.reflections,
-                        dropped: s.dropped + [{thought_id: ids[i], twin: twin}]}
-                  ELSE {kept: s.kept + [ids[i]], vectors: s.vectors + [embeddings[i]],
-                        reflections: s.reflections + CASE WHEN reflection[i] THEN 1 ELSE 0 END,
-                        dropped: s.dropped}
-                  END][0]] |
+  ELSE [step IN [[e IN [nodes[i].embedding] |
+                  [twin IN [head([j IN range(0, size(s.kept) - 1)
+                                  WHERE vector.similarity.cosine(e, s.vectors[j])
+                                        > (1.0 + $duplicate_threshold) / 2.0 | s.kept[j]])] |
+                   CASE WHEN twin IS NOT NULL
+                   THEN {kept: s.kept, vectors: s.vectors, reflections: s.reflections,
+                         dropped: s.dropped + [{thought_id: nodes[i].thought_id, twin: twin}]}
+                   ELSE {kept: s.kept + [nodes[i].thought_id], vectors: s.vectors + [e],
+                         reflections: s.reflections
+                                      + CASE WHEN nodes[i].thought_type = 'REFLECTION' THEN 1
+                                             ELSE 0 END,
+                         dropped: s.dropped}
+                   END][0]][0]] |
     step {.*, scanned: ranks[i] + 1,
           settled: ranks[i] + 1 IN $boundaries AND size(step.kept) >= $need
                    AND size(step.kept) - step.reflections
