@@ -13,8 +13,11 @@
    (``--max-requests``). No query text repeats within or across the runs, so the service's
    query-embedding cache never answers.
 4. Prints, per client count, requests/s, latency p50/p95/p99 (ms, client side), the error
-   count (non-200 or transport failure) and the load average; stops the server and
-   deletes the namespace unless ``--keep``.
+   count (non-200 or transport failure), the load average and the CPU time per request (ms,
+   from ``/proc``: the service process, this process's clients, the rest of the machine, which
+   is Neo4j when nothing else runs, and the whole machine; on N cores the whole machine's
+   figure bounds the throughput at N x 1000 / it requests/s); stops the server and deletes the
+   namespace unless ``--keep``.
 
 The peer ``engrava`` has no HTTP service, so there is no peer figure here; ``bench_store.py``
 compares the stores themselves. Traffic goes to 127.0.0.1 only.
@@ -122,6 +125,43 @@ async def wait_ready(base_url: str, server: subprocess.Popen) -> None:
     raise RuntimeError(f"the server was not ready within {READY_TIMEOUT} s")
 
 
+def cpu_seconds(pid: int | None = None) -> float | None:
+    """CPU seconds (user + system) used so far by process ``pid`` (all its threads), or by the
+    whole machine when None (every CPU's busy time in ``/proc/stat``); None where ``/proc`` is
+    missing (not Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    try:
+        if pid is None:
+            with open("/proc/stat", encoding="ascii") as stat:
+                fields = [int(x) for x in stat.readline().split()[1:]]
+            idle = fields[3] + fields[4]  # idle, iowait
+            return (sum(fields[:8]) - idle) / ticks
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            after_name = stat.read().rsplit(")", 1)[1].split()
+        return (int(after_name[11]) + int(after_name[12])) / ticks  # utime, stime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def cpu_per_request(
+    before: dict[str, float | None], after: dict[str, float | None], requests: int
+) -> dict[str, float | None]:
+    """Milliseconds of CPU per successful request, per part: the service process, this
+    process (the clients), the rest of the machine (Neo4j, on an otherwise idle machine) and
+    the whole machine."""
+
+    def spent(part: str) -> float | None:
+        b, a = before[part], after[part]
+        return None if a is None or b is None or not requests else (a - b) * 1000 / requests
+
+    service, clients, machine = spent("service"), spent("clients"), spent("machine")
+    rest = None
+    if service is not None and clients is not None and machine is not None:
+        rest = machine - service - clients
+    figures = {"service": service, "clients": clients, "rest": rest, "machine": machine}
+    return {k: None if v is None else round(v, 1) for k, v in figures.items()}
+
+
 async def run_load(
     base_url: str,
     key: str,
@@ -129,6 +169,7 @@ async def run_load(
     queries: list[str],
     clients: int,
     args: argparse.Namespace,
+    server_pid: int,
 ) -> dict[str, Any]:
     """``clients`` workers posting ``queries`` (in order) for ``args.seconds`` seconds."""
     headers = {"Authorization": f"Bearer {key}", "X-Namespace": namespace}
@@ -162,8 +203,18 @@ async def run_load(
         began = time.monotonic()
         deadline = began + args.seconds
         load_before = os.getloadavg()[0]
+
+        def cpu() -> dict[str, float | None]:
+            return {
+                "service": cpu_seconds(server_pid),
+                "clients": time.process_time(),
+                "machine": cpu_seconds(),
+            }
+
+        cpu_before = cpu()
         await asyncio.gather(*(worker(client, deadline) for _ in range(clients)))
         elapsed = time.monotonic() - began
+        cpu_after = cpu()
     stats = percentiles(latencies, (50, 95, 99))
     return {
         "clients": clients,
@@ -174,6 +225,7 @@ async def run_load(
         "requests_per_second": round(len(latencies) / elapsed, 2),
         **{k: round(v, 1) for k, v in stats.items() if k.startswith("p")},
         "mean_ms": round(stats["mean"], 1),
+        "cpu_ms_per_request": cpu_per_request(cpu_before, cpu_after, len(latencies)),
         "loadavg_1m_before_after": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
@@ -245,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
                     queries[i * per_run : (i + 1) * per_run],
                     clients,
                     args,
+                    server.pid,
                 )
             )
             for i, clients in enumerate(args.clients)
