@@ -144,7 +144,9 @@ async def _authorise(
         raise HttpError(403, "read_only_key", "this API key is read-only; writes need another key")
     request.state.namespace = namespace
     store = state.store(namespace)
-    if need is not Need.CREATE and not await store.namespace_exists():
+    if need is not Need.CREATE and not await state.namespace_exists(
+        store, for_read=need is Need.READ
+    ):
         raise NamespaceNotFoundError(namespace)  # a create registers it in its own transaction
     return Access(caller=caller, namespace=namespace, store=store)
 

@@ -125,6 +125,24 @@ def test_unknown_namespace_is_404_for_a_key_that_may_see_it(api: Api) -> None:
     assert api.footprint() == (0, 0)
 
 
+def test_reads_take_a_namespace_seen_existing_for_a_few_seconds(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A namespace found to exist is not read again by reads for SEEN_EXISTING_SECONDS: one
+    deleted meanwhile answers reads as empty until then; writes always read it afresh."""
+    from api import state
+
+    memory = api.thought("the deployment window is Tuesday")
+    assert api.post("/v1/retrieve", json={"query": "deployment"}).status_code == 200
+    api.drop()
+    stale = api.post("/v1/retrieve", json={"query": "deployment"})
+    assert stale.status_code == 200 and stale.json()["results"] == []
+    changed = api.patch(f"/v1/thoughts/{memory['thought_id']}", json={"essence": "changed"})
+    assert changed.json()["error"] == "namespace_not_found"
+    monkeypatch.setattr(state, "SEEN_EXISTING_SECONDS", 0.0)
+    assert api.get("/v1/thoughts").json()["error"] == "namespace_not_found"
+
+
 def test_first_write_creates_the_namespace(api: Api) -> None:
     assert api.get("/v1/thoughts").status_code == 404
     api.thought("hello")
