@@ -15,6 +15,13 @@ similar other rows with cosine ``>= threshold``, best first, ties by the lower i
 each row's best ``k`` so far as they go (``n x k`` int64 keys), merging a tile's candidates only
 into the rows they improve: memory does not grow with the pairs above the threshold, and no sort
 over all candidates is needed.
+
+Both run BLAS on one thread (``threadpoolctl``, which scikit-learn, a dependency of
+sentence-transformers, requires): the products are small (a tile of rows against
+one cell's members), and on a shared or busy machine a second BLAS thread made them 2-3 times
+slower (ivf over 100k vectors: 7 s idle, 25 s at load 4 with two threads; 10 s either way with
+one). One thread also makes the cosines, hence the pairs and the clusters, the same on any
+number of cores (OpenBLAS splits a product by its thread count, which changes the rounding).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 #: Tile of the exact strategy: rows x columns of float32 similarities per matrix product.
 TILE_ROWS = 1024
@@ -85,6 +93,10 @@ class _Best:
         return rows, (_LOW - (kept & _LOW)).astype(np.int64), sims
 
 
+_ONE_BLAS_THREAD = threadpool_limits.wrap(limits=1, user_api="blas")
+
+
+@_ONE_BLAS_THREAD
 def exact_knn(x: np.ndarray, k: int, threshold: float, tick: Tick | None = None) -> Pairs:
     """Exact neighbours (see the module docstring).
 
@@ -120,6 +132,7 @@ def _kmeans(x: np.ndarray, cells: int, seed: int) -> np.ndarray:
     return centroids
 
 
+@_ONE_BLAS_THREAD
 def ivf_knn(
     x: np.ndarray,
     k: int,
