@@ -11,17 +11,18 @@
   cells`` the result is :func:`exact_knn`'s).
 
 Both return directed pairs ``(row, neighbour, cosine)``: for each row its at most ``k`` most
-similar other rows with cosine ``>= threshold``, best first, ties by the lower index. Both keep
-each row's best ``k`` so far as they go (``n x k`` int64 keys), merging a tile's candidates only
-into the rows they improve: memory does not grow with the pairs above the threshold, and no sort
-over all candidates is needed.
+similar other rows with cosine ``>= threshold``, best first, ties by the lower index.
 
-Both run BLAS on one thread (``threadpoolctl``, which scikit-learn, a dependency of
-sentence-transformers, requires): the products are small (a tile of rows against
-one cell's members), and on a shared or busy machine a second BLAS thread made them 2-3 times
-slower (ivf over 100k vectors: 7 s idle, 25 s at load 4 with two threads; 10 s either way with
-one). One thread also makes the cosines, hence the pairs and the clusters, the same on any
-number of cores (OpenBLAS splits a product by its thread count, which changes the rounding).
+:func:`exact_knn` cuts each row tile's candidates to their best ``k`` once per tile (large
+products, few tiles). :func:`ivf_knn` makes thousands of small products (a tile of rows against
+one cell's members), so it keeps each row's best ``k`` so far as it goes (:class:`_Best`,
+``n x k`` int64 keys) and merges a product's candidates only into the rows they improve: memory
+does not grow with the pairs above the threshold and no sort over all candidates is needed. It
+runs BLAS on one thread (``threadpoolctl``, which scikit-learn, a dependency of
+sentence-transformers, requires): on a shared or busy machine a second thread made these small
+products 2-3 times slower (100k vectors: 7 s idle, 25 s at load 4 with two threads; 10 s either
+way with one), and one thread makes the cosines, hence the pairs and the clusters, the same on
+any number of cores (OpenBLAS splits a product by its thread count, which changes the rounding).
 """
 
 from __future__ import annotations
@@ -50,6 +51,34 @@ def unit_rows(x: np.ndarray) -> np.ndarray:
     out = np.asarray(x, dtype=np.float32).copy()
     out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
     return out
+
+
+def _top_k(rows: np.ndarray, cols: np.ndarray, sims: np.ndarray, k: int) -> Pairs:
+    """Per row, the ``k`` best candidate triples (cosine descending, then column)."""
+    order = np.lexsort((cols, -sims, rows))
+    rows, cols, sims = rows[order], cols[order], sims[order]
+    rank = np.arange(len(rows)) - np.searchsorted(rows, rows, side="left")
+    keep = rank < k
+    return rows[keep], cols[keep], sims[keep]
+
+
+def _above(x: np.ndarray, rows: np.ndarray, cols: np.ndarray, threshold: float) -> Pairs:
+    """Triples ``(row, col, cosine)`` of ``rows x cols`` with cosine >= threshold, row != col."""
+    sims = x[rows] @ x[cols].T
+    i, j = np.nonzero(sims >= threshold)
+    r, c = rows[i], cols[j]
+    keep = r != c
+    return r[keep], c[keep], sims[i[keep], j[keep]]
+
+
+def _concat(parts: list[Pairs]) -> Pairs:
+    if not parts:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.float32)
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+    )
 
 
 def _ordered_bits(sims: np.ndarray) -> np.ndarray:
@@ -93,10 +122,6 @@ class _Best:
         return rows, (_LOW - (kept & _LOW)).astype(np.int64), sims
 
 
-_ONE_BLAS_THREAD = threadpool_limits.wrap(limits=1, user_api="blas")
-
-
-@_ONE_BLAS_THREAD
 def exact_knn(x: np.ndarray, k: int, threshold: float, tick: Tick | None = None) -> Pairs:
     """Exact neighbours (see the module docstring).
 
@@ -107,15 +132,19 @@ def exact_knn(x: np.ndarray, k: int, threshold: float, tick: Tick | None = None)
         tick: called with the rows finished after each row tile.
     """
     n = len(x)
-    best = _Best(n, k)
+    out: list[Pairs] = []
     everything = np.arange(n)
     for start in range(0, n, TILE_ROWS):
         rows = everything[start : start + TILE_ROWS]
+        best = _concat([])
         for col in range(0, n, TILE_COLS):
-            best.offer(x, rows, everything[col : col + TILE_COLS], threshold)
+            best = _top_k(
+                *_concat([best, _above(x, rows, everything[col : col + TILE_COLS], threshold)]), k
+            )
+        out.append(best)
         if tick is not None:
             tick(int(rows[-1]) + 1)
-    return best.pairs()
+    return _concat(out)
 
 
 def _kmeans(x: np.ndarray, cells: int, seed: int) -> np.ndarray:
@@ -132,7 +161,7 @@ def _kmeans(x: np.ndarray, cells: int, seed: int) -> np.ndarray:
     return centroids
 
 
-@_ONE_BLAS_THREAD
+@threadpool_limits.wrap(limits=1, user_api="blas")
 def ivf_knn(
     x: np.ndarray,
     k: int,
