@@ -1,18 +1,19 @@
 // A page of the embedded thoughts eligible for a dreaming pass, by thought_id (keyset
 // pagination in the order of the (namespace, thought_id) index, so a page reads only its own
-// rows instead of sorting the namespace), with
-// the fields the dreaming signals read.
+// rows instead of sorting the namespace), with the fields the dreaming signals read, as ONE row
+// (a row per thought costs the driver more than its values).
 // params: the dreaming/_eligible params, $after_id (STRING or null), $limit (INTEGER)
-// returns: thought_id, confidence (FLOAT or null), confirmation_count, access_count,
-//          updated_cycle (INTEGER, cycles), version (STRING: revision, updated_at and content
-//          hash, which change when the thought is written; the pass fingerprint reads it)
+// returns: candidates (LIST of [thought_id, confidence (FLOAT or null), confirmation_count,
+//          access_count, updated_cycle (INTEGER, cycles), version (STRING: revision, updated_at
+//          and content hash, which change when the thought is written; the pass fingerprint
+//          reads it)], in thought_id order)
 MATCH (t:Thought {namespace: $namespace})
 WHERE t.thought_id > coalesce($after_id, '') AND t.embedding IS NOT NULL
   AND {{> dreaming/_eligible}}
-RETURN t.thought_id AS thought_id, t.confidence AS confidence,
-       coalesce(t.confirmation_count, 0) AS confirmation_count,
-       coalesce(t.access_count, 0) AS access_count, coalesce(t.updated_cycle, 0) AS updated_cycle,
-       toString(coalesce(t.revision, 0)) + '@' + coalesce(toString(t.updated_at), '') + '#'
-         + coalesce(t.content_hash, '') AS version
+WITH t
 ORDER BY t.namespace, t.thought_id
 LIMIT $limit
+RETURN collect([t.thought_id, t.confidence, coalesce(t.confirmation_count, 0),
+                coalesce(t.access_count, 0), coalesce(t.updated_cycle, 0),
+                toString(coalesce(t.revision, 0)) + '@' + coalesce(toString(t.updated_at), '')
+                  + '#' + coalesce(t.content_hash, '')]) AS candidates

@@ -168,21 +168,15 @@ async def _candidates(executor: GraphExecutor, eligible: dict[str, Any]) -> list
     out: list[Candidate] = []
     after: str | None = None
     while True:
-        rows = await executor.read(_CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, **eligible)
+        page = await executor.read(_CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, **eligible)
+        rows = page[0]["candidates"]
         out.extend(
-            Candidate(
-                r["thought_id"],
-                r["confidence"],
-                int(r["confirmation_count"]),
-                int(r["access_count"]),
-                int(r["updated_cycle"]),
-                r["version"],
-            )
-            for r in rows
+            Candidate(tid, confidence, int(confirmations), int(accesses), int(updated), version)
+            for tid, confidence, confirmations, accesses, updated, version in rows
         )
         if len(rows) < _CANDIDATE_PAGE:
             return out
-        after = rows[-1]["thought_id"]
+        after = rows[-1][0]
 
 
 def _pending(

@@ -45,7 +45,7 @@ _EXACT = cypher("dreaming/neighbours_exact")
 _INDEX = cypher("dreaming/neighbours_index")
 _FILTERED = cypher("dreaming/neighbours_filtered")
 _COUNTS = cypher("namespaces/count_thoughts")
-_EMBEDDINGS = cypher("retrieval/embeddings")
+_POOL_VECTORS = cypher("dreaming/pool_vectors")
 #: Embeddings per read of the vector strategies.
 VECTOR_PAGE = 2_000
 
@@ -185,17 +185,19 @@ async def read_vectors(
     executor: GraphExecutor, namespace: str, ids: Sequence[str]
 ) -> PoolVectors | None:
     """The stored vectors of ``ids`` (row i = ``ids[i]``; a missing one stays zero), read
-    ``VECTOR_PAGE`` at a time; None when none has a vector."""
+    ``VECTOR_PAGE`` at a time, each page one row (``dreaming/pool_vectors``); None when none has
+    a vector."""
     unit: np.ndarray | None = None
     for start in range(0, len(ids), VECTOR_PAGE):
         page = list(ids[start : start + VECTOR_PAGE])
-        rows = await executor.read(_EMBEDDINGS, namespace=namespace, thought_ids=page)
-        found = {r["thought_id"]: r["embedding"] for r in rows if r["embedding"] is not None}
-        if unit is None and found:
-            unit = np.zeros((len(ids), len(next(iter(found.values())))), dtype=np.float32)
-        for offset, tid in enumerate(page):
-            if unit is not None and tid in found:
-                unit[start + offset] = found[tid]
+        row = (await executor.read(_POOL_VECTORS, namespace=namespace, thought_ids=page))[0]
+        if not row["thought_ids"]:
+            continue
+        found = np.asarray(row["embeddings"], dtype=np.float32)
+        if unit is None:
+            unit = np.zeros((len(ids), found.shape[1]), dtype=np.float32)
+        position = {tid: start + offset for offset, tid in enumerate(page)}
+        unit[[position[tid] for tid in row["thought_ids"]]] = found
     if unit is None:
         return None
     norms = np.linalg.norm(unit, axis=1)

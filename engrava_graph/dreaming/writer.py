@@ -163,9 +163,11 @@ async def _members(
 ) -> dict[str, summary.Member]:
     ids = [m for c in clusters for m in c.member_ids]
     lookup = ctx.stored_vector
-    rows = await ctx.executor.read(
-        _MEMBERS, namespace=ctx.namespace, thought_ids=ids, with_embedding=lookup is None
-    )
+    rows = (
+        await ctx.executor.read(
+            _MEMBERS, namespace=ctx.namespace, thought_ids=ids, with_embedding=lookup is None
+        )
+    )[0]["members"]
     return {
         r["thought_id"]: summary.Member(
             thought_id=r["thought_id"],

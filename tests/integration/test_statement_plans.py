@@ -29,6 +29,7 @@ BY_ID = [
     "edges/bulk_preflight",
     "dreaming/members",
     "dreaming/covered",
+    "dreaming/pool_vectors",
 ]
 # Seeks are fine (the exact vector arm seeks the namespace on purpose); these read everything.
 SCANS = ("NodeIndexScan", "NodeByLabelScan", "AllNodesScan", "DirectedRelationshipTypeScan")

@@ -58,3 +58,18 @@ def test_ivf_is_deterministic_and_handles_tiny_inputs():
     assert all(np.array_equal(p, q) for p, q in zip(a, b, strict=True))
     assert len(knn.ivf_knn(x[:1], 3, 0.5, cells=10, probes=3, seed=42)[0]) == 0
     assert len(knn.exact_knn(x[:1], 3, 0.5)[0]) == 0
+
+
+def test_ties_go_to_the_lower_index():
+    # rows of four 0.5 components among 16: every cosine is a multiple of 0.25, exact in
+    # float32, so many neighbours tie and only the index can order them
+    rng = np.random.default_rng(3)
+    patterns = np.zeros((12, 16), dtype=np.float32)
+    for row in patterns:
+        row[rng.choice(16, 4, replace=False)] = 0.5
+    x = patterns[rng.integers(0, 12, 300)]
+    expected = _brute(x, 4, 0.5)
+    assert _pairs(knn.exact_knn(x, 4, 0.5)) == expected
+    assert _pairs(knn.ivf_knn(x, 4, 0.5, cells=6, probes=6, seed=2)) == expected
+    rows, _, sims = knn.exact_knn(x, 4, 0.5)
+    assert np.all(np.diff(rows) >= 0) and set(np.unique(sims)) <= {0.5, 0.75, 1.0}
