@@ -18,11 +18,11 @@ products, few tiles). :func:`ivf_knn` makes thousands of small products (a tile 
 one cell's members), so it keeps each row's best ``k`` so far as it goes (:class:`_Best`,
 ``n x k`` int64 keys) and merges a product's candidates only into the rows they improve: memory
 does not grow with the pairs above the threshold and no sort over all candidates is needed. It
-runs BLAS on one thread (``threadpoolctl``, which scikit-learn, a dependency of
-sentence-transformers, requires): on a shared or busy machine a second thread made these small
-products 2-3 times slower (100k vectors: 7 s idle, 25 s at load 4 with two threads; 10 s either
-way with one), and one thread makes the cosines, hence the pairs and the clusters, the same on
-any number of cores (OpenBLAS splits a product by its thread count, which changes the rounding).
+runs BLAS on one thread (``threadpoolctl``): on a shared or busy machine a second thread made
+these small products 2-3 times slower (100k vectors: 7 s idle, 25 s at load 4 with two threads;
+10 s either way with one), and one thread makes the cosines, hence the pairs and the clusters,
+the same on any number of cores (OpenBLAS splits a product by its thread count, which changes
+the rounding).
 """
 
 from __future__ import annotations
