@@ -30,7 +30,7 @@ CALL (s, activated_nodes, linked) {
   UNION ALL
   WITH s WHERE s.conversation_id IS NOT NULL AND s.position IS NOT NULL
   MATCH (t:Thought {namespace: $namespace, conversation_id: s.conversation_id})
-  USING INDEX t:Thought(namespace, conversation_id, position)
+  USING INDEX SEEK t:Thought(namespace, conversation_id, position)
   WHERE t.position >= s.position - $window AND t.position <= s.position + $window
     AND t.position <> s.position
   RETURN t, 'CONVERSATION' AS via,
@@ -70,7 +70,7 @@ CALL (s, activated_nodes, linked) {
   WITH s, duration({seconds: CASE WHEN s.conversation_id IS NULL THEN $window_seconds
                                    ELSE -1 END}) AS window
   MATCH (t:Thought {namespace: $namespace})
-  USING INDEX t:Thought(namespace, valid_from)
+  USING INDEX SEEK t:Thought(namespace, valid_from)
   WHERE t.valid_from >= s.valid_from - window AND t.valid_from <= s.valid_from + window
     AND t <> s AND t.conversation_id IS NULL
   RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight
