@@ -45,7 +45,7 @@ _EXACT = cypher("dreaming/neighbours_exact")
 _INDEX = cypher("dreaming/neighbours_index")
 _FILTERED = cypher("dreaming/neighbours_filtered")
 _COUNTS = cypher("namespaces/count_thoughts")
-_POOL_VECTORS = cypher("dreaming/pool_vectors")
+_EMBEDDINGS = cypher("thoughts/embeddings")
 #: Embeddings per read of the vector strategies.
 VECTOR_PAGE = 2_000
 
@@ -185,12 +185,12 @@ async def read_vectors(
     executor: GraphExecutor, namespace: str, ids: Sequence[str]
 ) -> PoolVectors | None:
     """The stored vectors of ``ids`` (row i = ``ids[i]``; a missing one stays zero), read
-    ``VECTOR_PAGE`` at a time, each page one row (``dreaming/pool_vectors``); None when none has
+    ``VECTOR_PAGE`` at a time, each page one row (``thoughts/embeddings``); None when none has
     a vector."""
     unit: np.ndarray | None = None
     for start in range(0, len(ids), VECTOR_PAGE):
         page = list(ids[start : start + VECTOR_PAGE])
-        row = (await executor.read(_POOL_VECTORS, namespace=namespace, thought_ids=page))[0]
+        row = (await executor.read(_EMBEDDINGS, namespace=namespace, thought_ids=page))[0]
         if not row["thought_ids"]:
             continue
         found = np.asarray(row["embeddings"], dtype=np.float32)

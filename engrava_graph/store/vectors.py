@@ -16,7 +16,7 @@ from engrava_graph.store._base import StoreBase
 Q = {
     name: cypher(name)
     for name in (
-        "retrieval/embeddings",
+        "thoughts/embeddings",
         "thoughts/get_embedding",
     )
 }
@@ -72,10 +72,12 @@ class VectorsMixin(StoreBase):
 
     async def get_embeddings(self, thought_ids: Sequence[str]) -> dict[str, list[float]]:
         """``{thought_id: vector}`` for the ids that exist and have an embedding (one read)."""
-        rows = await self.executor.read(
-            Q["retrieval/embeddings"], namespace=self.namespace, thought_ids=list(thought_ids)
-        )
-        return {r["thought_id"]: list(r["embedding"]) for r in rows if r["embedding"] is not None}
+        row = (
+            await self.executor.read(
+                Q["thoughts/embeddings"], namespace=self.namespace, thought_ids=list(thought_ids)
+            )
+        )[0]
+        return dict(zip(row["thought_ids"], row["embeddings"], strict=True))
 
     async def embed_query(self, text: str) -> list[float] | None:
         """The provider's vector for ``text`` (None without a provider); see

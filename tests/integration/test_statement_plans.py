@@ -20,7 +20,7 @@ BY_ID = [
     "retrieval/activate_index",
     "retrieval/distinct",
     "retrieval/causal_chains",
-    "retrieval/embeddings",
+    "thoughts/embeddings",
     "search/fusion_signals",
     "thoughts/get_many",
     "thoughts/existing_ids",
@@ -29,7 +29,6 @@ BY_ID = [
     "edges/bulk_preflight",
     "dreaming/members",
     "dreaming/covered",
-    "dreaming/pool_vectors",
 ]
 # Seeks are fine (the exact vector arm seeks the namespace on purpose); these read everything.
 SCANS = ("NodeIndexScan", "NodeByLabelScan", "AllNodesScan", "DirectedRelationshipTypeScan")

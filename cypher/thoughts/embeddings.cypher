@@ -1,6 +1,6 @@
-// The stored vectors of a page of a dreaming pass's pool, as ONE row of two aligned lists: a row
-// per thought costs the driver far more than the values themselves (100,000 vectors: 16 s
-// against 6 s). Thoughts without a vector are left out.
+// The stored vectors of some thoughts, as ONE row of two aligned lists: a row per thought costs
+// the driver far more than the values themselves (100,000 vectors: 16 s against 6 s). Missing
+// thoughts and thoughts without a vector are left out.
 // params: $namespace, $thought_ids (LIST<STRING>)
 // returns: thought_ids (LIST<STRING>), embeddings (LIST<LIST<FLOAT>>, aligned with thought_ids)
 UNWIND $thought_ids AS id
