@@ -4,17 +4,18 @@
 // database-wide, and its Porter stemmer differs from the query side's).
 // Per term, one Lucene query with the required ns_token clause counts its hits (at most its
 // `limit`; no property is read); a term whose count the caller already knows (`hits`, cached
-// with the namespace's statistics) and has no hit to read (`limit` 0) is not queried. A common term,
-// one matched in at least half of the namespace ($documents thoughts; a speaker's name on every
-// turn) and in at least $common_min_hits thoughts, has BM25's idf floored to almost nothing:
-// only its $common_keep best hits are read. The other terms' hits are all read when they are
-// at most $match_limit (`complete`: the caller counts document frequencies on the texts); when
-// there are more, one Lucene query for any of those terms inside the namespace reads the
-// index's $match_limit best (the caller takes the hit counts as document frequencies).
+// with the namespace's statistics) and has no hit to read (`limit` 0) is not queried. A common
+// term, one matched in at least half of the namespace ($documents thoughts; a speaker's name on
+// every turn) and in at least $common_min_hits thoughts, has BM25's idf floored to almost
+// nothing: only its $common_keep best hits are read. The other terms' hits are all read when
+// they are at most $match_limit (`complete`: the caller counts document frequencies on the
+// texts); when there are more, one Lucene query for any of those terms inside the namespace
+// reads the index's $match_limit best (the caller takes the hit counts as document
+// frequencies).
 // params: $term_queries (LIST<MAP {term: STRING, query: STRING (escaped Lucene), clause: STRING
 //         (the term's own clause, escaped Lucene), limit: INTEGER (hits read; 0 = none),
-//         hits: INTEGER or null (known hit count)}>), $ns_token (STRING), $documents, $common_min_hits,
-//         $common_keep, $match_limit (INTEGERs), and the _retrievable params
+//         hits: INTEGER or null (known hit count)}>), $ns_token (STRING), $documents,
+//         $common_min_hits, $common_keep, $match_limit (INTEGERs), and the _retrievable params
 // returns: one row, matched (LIST<MAP {thought_id, essence, content, retrievable: BOOLEAN}>),
 //          hits (LIST<MAP {term: STRING, hits: INTEGER, common: BOOLEAN}>), complete (BOOLEAN)
 CALL () {

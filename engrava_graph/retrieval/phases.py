@@ -594,8 +594,12 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
     """
     config = deps.config
     first = max(2 * need, need + config.reflection_window)
-    boundaries = [first * 2**k for k in range(max(1, len(ranked) // first).bit_length() + 1)]
-    boundaries = [b for b in boundaries if b < len(ranked)] + [len(ranked)]
+    boundaries: list[int] = []  # first, 2 first, 4 first, ... below the ranking's length
+    stop = first
+    while stop < len(ranked):
+        boundaries.append(stop)
+        stop *= 2
+    boundaries.append(len(ranked))
     size = min(len(ranked), 2 * first)
     while True:
         head = ranked[:size]

@@ -272,10 +272,11 @@ class SearchArms:
         return known
 
     def _remember_term_hits(self, hits: Sequence[dict[str, Any]], known: dict[str, int]) -> None:
-        """Cache the freshly counted hits of the terms that match more than ``MATCH_LIMIT``."""
+        """Cache the freshly counted hits of the terms that match more than ``MATCH_LIMIT`` and
+        are not common (a common term is read as far as ever: :func:`_term_read`)."""
         now = time.monotonic()
         for h in hits:
-            if h["term"] not in known and int(h["hits"]) > MATCH_LIMIT:
+            if h["term"] not in known and not h["common"] and int(h["hits"]) > MATCH_LIMIT:
                 if len(self._term_hits) >= _TERM_CACHE_SIZE:
                     self._term_hits.clear()
                 self._term_hits[h["term"]] = (now, int(h["hits"]))

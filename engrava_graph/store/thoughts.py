@@ -310,7 +310,7 @@ class ThoughtsMixin(StoreBase):
                 props={**removed_meta_keys(props, new_props), **new_props},
                 old_label=current.thought_type.label,
                 new_label=new.thought_type.label,
-                embedding=vector_param(vector),
+                embedding=row["embedding"],
                 entities=row["entities"],
                 tags=new.tags,
             )
