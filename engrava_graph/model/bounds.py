@@ -18,9 +18,10 @@ numbers from here: one place for the bounds, one message per kind of mistake.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+import types
+from typing import Annotated, Any, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -57,12 +58,62 @@ class BoundedModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _refuse_loose_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if info.field_name and not (info.context or {}).get("stored"):
+            field = cls.model_fields.get(info.field_name)
+            if field is not None and (problem := loose_number_problem(field.annotation, value)):
+                raise ValueError(problem)
+        return value
+
     @field_validator("*", mode="after")
     @classmethod
     def _refuse_bad_text(cls, value: Any, info: ValidationInfo) -> Any:
         if not (info.context or {}).get("stored") and (problem := nested_text_problem(value)):
             raise ValueError(problem)
         return value
+
+
+def _scalar_types(annotation: Any) -> tuple[Any, ...]:
+    """The members of ``annotation`` if it is a union (``int | None``), else ``(annotation,)``."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        return get_args(annotation)
+    return (annotation,)
+
+
+def loose_number_problem(annotation: Any, value: Any) -> str | None:
+    """Why ``value`` may not fill a field of type ``annotation`` although pydantic's lax mode
+    would convert it, or None.
+
+    A numeric field (``int``, ``float``, optionally ``| None``) refuses a boolean (``true`` is
+    not a count) and a string (``"3"``); an integer-only field also refuses a float (``5.0``).
+    NumPy numbers pass: they are neither. Fields that accept strings or booleans themselves are
+    left to pydantic.
+    """
+    accepted = _scalar_types(annotation)
+    if not ({int, float} & set(accepted)) or {str, bool, Any} & set(accepted):
+        return None
+    kind = "an integer" if float not in accepted else "a number"
+    if isinstance(value, bool):
+        return f"Input should be {kind}, not a boolean"
+    if isinstance(value, str):
+        return f"Input should be {kind}, not a string"
+    if isinstance(value, float) and float not in accepted:
+        return f"Input should be {kind}, not a float ({value!r})"
+    return None
+
+
+def no_loose_numbers(annotation: Any) -> BeforeValidator:
+    """A validator for ``Annotated[annotation, ...]`` outside :class:`BoundedModel` (a tool's
+    parameters): it refuses what :func:`loose_number_problem` names, with its message."""
+
+    def check(value: Any) -> Any:
+        if problem := loose_number_problem(annotation, value):
+            raise ValueError(problem)
+        return value
+
+    return BeforeValidator(check)
 
 
 STORED: dict[str, bool] = {"stored": True}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engrava_graph.model.enums import LifecycleStatus, Priority, ThoughtType, ThoughtVisibility
+from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.temporal import ValidTimeFilter
 
@@ -49,11 +50,23 @@ class ThoughtFilter:
     filters: MetadataFilter | None = None
     valid_time: ValidTimeFilter | None = None
 
+    def __post_init__(self) -> None:
+        """Raises:
+        ValidationFailedError: ``min_cycle`` above ``max_cycle`` (a range nothing is in; the
+            error's field is ``min_cycle``)."""
+        low, high = self.min_cycle, self.max_cycle
+        if low is not None and high is not None and low > high:
+            message = f"min_cycle {low} is above max_cycle {high}: no thought can match"
+            raise ValidationFailedError(
+                message, errors=[{"loc": ("min_cycle",), "msg": message, "type": "value_error"}]
+            )
+
     def with_criteria(self, **criteria: Any) -> ThoughtFilter:
         """This filter with ``criteria`` (field names) replaced.
 
         Raises:
             TypeError: a name that is not a field.
+            ValidationFailedError: as the constructor.
         """
         return dataclasses.replace(self, **criteria) if criteria else self
 

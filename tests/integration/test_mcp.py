@@ -199,6 +199,9 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
         "validation"
         in (await error_text(client, "retrieve", query="x", top_k=500, namespace=namespace)).lower()
     )
+    for loose in (True, "3", 5.0):  # not silently read as 1, 3 and 5
+        said = await error_text(client, "retrieve", query="x", top_k=loose, namespace=namespace)
+        assert "Input should be an integer" in said, said
     unaddressable = await error_text(
         client, "store_thought", essence="x", thought_id="notes/today", namespace=namespace
     )

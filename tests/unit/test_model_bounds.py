@@ -215,3 +215,31 @@ def test_scalar_problem_names_each_kind() -> None:
     assert "64-bit" in (scalar_problem(INT64_MAX + 1) or "")
     assert scalar_problem(float("inf")) == "is not a finite number"
     assert "not a scalar" in (scalar_problem([1]) or "")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("top_k", True, "not a boolean"),
+        ("top_k", "3", "not a string"),
+        ("top_k", 5.0, "not a float"),
+        ("min_confidence", False, "not a boolean"),
+        ("min_confidence", "0.5", "not a string"),
+        ("spread_depth", True, "not a boolean"),
+    ],
+)
+def test_numeric_fields_refuse_what_lax_parsing_would_convert(
+    field: str, value: Any, says: str
+) -> None:
+    with pytest.raises(ValidationError, match=says):
+        RetrieveRequest(query="q", **{field: value})
+
+
+def test_numeric_fields_take_plain_and_numpy_numbers() -> None:
+    import numpy as np
+
+    request = RetrieveRequest(
+        query="q", top_k=np.int64(4), min_confidence=1, temporal_weight=np.float32(0.5)
+    )
+    assert (request.top_k, request.min_confidence, request.temporal_weight) == (4, 1.0, 0.5)
+    assert RetrieveRequest.model_validate_json('{"query": "q", "top_k": 7}').top_k == 7

@@ -129,6 +129,9 @@ def test_reads_refuse_out_of_range_filters_and_instants(api: Api) -> None:
     listed = api.get("/v1/thoughts", params={"metadata_filter": json.dumps({"n": 2**64})})
     assert listed.status_code == 422 and listed.json()["field"] == "metadata_filter"
     assert api.get("/v1/thoughts", params={"min_cycle": 2**63}).status_code == 422
+    empty_range = api.get("/v1/thoughts", params={"min_cycle": 5, "max_cycle": 3})
+    assert empty_range.status_code == 422 and empty_range.json()["field"] == "min_cycle"
+    assert "above max_cycle" in empty_range.json()["message"]
 
 
 def test_a_now_at_the_end_of_the_calendar_still_resolves_relative_time(api: Api) -> None:
