@@ -132,6 +132,13 @@ async def _authorise(
     if caller is None:
         raise _unauthenticated()
     request.state.caller = caller.name
+    if len(request.headers.getlist(NAMESPACE_HEADER)) > 1:
+        raise HttpError(
+            422,
+            "invalid_request",
+            f"{NAMESPACE_HEADER} was sent more than once: send one namespace per request",
+            field=NAMESPACE_HEADER,
+        )
     namespace = validate_namespace(namespace)
     if not caller.may_use(namespace):
         raise HttpError(

@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 from pydantic.config import JsonDict
 
 from engrava_graph.conversations import MAX_MESSAGES, Message
@@ -154,12 +154,24 @@ class BulkThoughts(BoundedModel):
     """``POST /v1/thoughts:bulk``: store many thoughts in one transaction (all or nothing).
 
     Attributes:
-        thoughts: 1-1000 records with ids unique among them and new to the namespace.
+        thoughts: 1-1000 records with ids unique among them and new to the namespace;
+            ``source`` defaults to ``"api"``, as for one thought.
         embeddings: optional precomputed vectors, one per thought (null = embed that one's text).
     """
 
     thoughts: list[ThoughtRecord] = Field(min_length=1, max_length=MAX_BULK_THOUGHTS)
     embeddings: list[Vector | None] | None = Field(default=None, max_length=MAX_BULK_THOUGHTS)
+
+    @field_validator("thoughts", mode="before")
+    @classmethod
+    def _default_source(cls, thoughts: Any) -> Any:
+        """A thought without ``source`` gets ``"api"``, as ``POST /v1/thoughts`` gives it."""
+        if not isinstance(thoughts, list):
+            return thoughts
+        return [
+            {"source": API_SOURCE, **t} if isinstance(t, dict) and "source" not in t else t
+            for t in thoughts
+        ]
 
 
 class BulkResult(BaseModel):

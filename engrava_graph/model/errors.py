@@ -86,8 +86,8 @@ class DuplicateThoughtError(EngravaGraphError):
 
     def __init__(self, thought_id: str) -> None:
         super().__init__(
-            f"thought {thought_id!r} already exists; use update_thought to change it "
-            f"or a new thought_id"
+            f"thought {thought_id!r} already exists; change it with update_thought (REST: "
+            f"PATCH /v1/thoughts/{thought_id}), or store this one under a new thought_id"
         )
         self.thought_id = thought_id
 

@@ -12,7 +12,15 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Final, Literal, TypeAlias
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 UnitFloat: TypeAlias = Annotated[float, Field(ge=0.0, le=1.0)]
 """A float in the closed interval [0, 1]."""
@@ -46,7 +54,18 @@ class Pathway(StrEnum):
 AUTO: Final = "auto"
 """The request value that lets the router pick the pathway (``pathway="auto"``)."""
 
-PathwayChoice: TypeAlias = Pathway | Literal["auto"]
+
+def _known_pathway(value: object) -> object:
+    """``value`` if it names a pathway or ``"auto"``; else one error that lists them all (the
+    union alone would report two, each naming part of the choices)."""
+    if not isinstance(value, str) or value not in {AUTO, *Pathway}:
+        raise ValueError(
+            f"pathway {value!r} is unknown: use 'auto', 'exact', 'energy' or 'attention'"
+        )
+    return value
+
+
+PathwayChoice: TypeAlias = Annotated[Pathway | Literal["auto"], BeforeValidator(_known_pathway)]
 """What a request may pass as ``pathway``: a :class:`Pathway` or ``"auto"``."""
 
 Direction: TypeAlias = Literal["before", "after", "within"]

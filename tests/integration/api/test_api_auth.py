@@ -159,6 +159,15 @@ def test_malformed_namespace_is_422(api: Api) -> None:
         assert response.json()["field"] == "X-Namespace"
 
 
+def test_a_namespace_header_sent_twice_is_422(api: Api) -> None:
+    api.thought("hello")
+    twice = [("Authorization", f"Bearer {ADMIN}"), ("X-Namespace", api.namespace)] * 2
+    response = api.client.get("/v1/thoughts", headers=twice)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == "X-Namespace"
+    assert "more than once" in response.json()["message"]
+
+
 def test_default_namespace_when_no_header(client: TestClient) -> None:
     response = client.get(
         "/v1/thoughts", params={"limit": 1}, headers={"Authorization": f"Bearer {READER}"}

@@ -130,6 +130,8 @@ def test_bad_parameters_are_422_naming_the_field(
     assert response.status_code == 422, response.text
     assert response.json()["field"] == field
     assert response.json()["message"]
+    if field == "pathway":  # one message naming every choice, "auto" too
+        assert "'auto', 'exact', 'energy' or 'attention'" in response.json()["message"]
 
 
 def test_retrieve_on_an_empty_namespace_returns_nothing(api: Api) -> None:

@@ -265,3 +265,8 @@ def test_bulk_stores_all_or_nothing(api: Api) -> None:
         "/v1/thoughts:bulk", json={"thoughts": [_body("y")], "embeddings": [None, None]}
     )
     assert mismatch.status_code == 422
+    unsourced = {k: v for k, v in _body("no source", thought_id="b-plain").items() if k != "source"}
+    assert api.post("/v1/thoughts:bulk", json={"thoughts": [unsourced]}).status_code == 201
+    assert api.get("/v1/thoughts/b-plain").json()["source"] == "api"  # as POST /v1/thoughts
+    again = api.post("/v1/thoughts", json=_body("again", thought_id="b-plain"))
+    assert again.status_code == 409 and "PATCH /v1/thoughts/b-plain" in again.json()["message"]
