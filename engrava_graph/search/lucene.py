@@ -3,17 +3,18 @@ index.
 
 The index (Neo4j's ``english`` analyzer: Lucene's ``EnglishAnalyzer``, Porter's 1980 stemmer)
 only finds candidates: one Lucene query per analysed query term, each required to be in the
-namespace (``+ns_token:``), the term itself (which Lucene stems again with Porter) or, for a term
-of four characters or more, any indexed term it begins (``deploy*``), so such a query has at most
-three clauses; in a large namespace one more query asks for any of the terms, at most
-``1 + 2 * MAX_QUERY_TERMS`` clauses (Lucene's ``maxClauseCount`` of 1024 cannot be reached,
-whatever the text's length or script; a prefix expands in constant-score mode, outside that
-count). The prefix is
-what joins a word to a derived form where Porter does not: Porter stems ``deploy`` to ``deploi``
-but ``deployment`` to ``deploy``. Matching and scoring are then decided here, on the texts the
-index returned: BM25 over the namespace's own statistics (:mod:`engrava_graph.search.bm25`),
-term frequencies and document frequencies both counted with the analysis below, so the query
-and the documents are analysed alike:
+namespace (``+ns_token:``) and to hold one of the term's index forms (:func:`index_forms`: the
+words that share the term's stem here, one per distinct Porter stem, which Lucene stems again);
+in a large namespace one more query asks for any of the terms, at most
+``1 + MAX_FORMS * MAX_QUERY_TERMS`` clauses (Lucene's ``maxClauseCount`` of 1024 cannot be
+reached, whatever the text's length or script). The forms are what join a word to a derived
+form where Porter does not: Porter stems ``deploy`` to ``deploi`` but ``deployment`` to
+``deploy``, so ``deploy`` is searched as ``(deploy deployment deployfully)`` (Porter:
+``deploi``, ``deploy``, ``deployfulli``; a form carries a Porter stem, need not be a word).
+Matching and scoring are then decided here, on the texts the index returned: BM25 over the
+namespace's own statistics (:mod:`engrava_graph.search.bm25`), term frequencies and document
+frequencies both counted with the analysis below, so the query and the documents are analysed
+alike:
 
 - tokens: runs of letters/digits (joined by underscores, as in ``DATABASE_URL``: Unicode word
   segmentation keeps such identifiers whole), lowercased; each Han ideograph, Hiragana and Katakana
@@ -26,6 +27,12 @@ and the documents are analysed alike:
   ``deploy``, ``deployed``, ``deployment`` all give ``deploy``. Not the original Porter (1980) of
   the index's analyzer, which turns a final ``y`` after a vowel into ``i`` before it removes
   ``-ment``, so ``deploy`` and ``deployment`` never meet there.
+
+Index forms replaced prefix clauses (``(deploy deploy*)``) on 2 December 2026: a prefix expands
+over the whole index's dictionary and Lucene reads every posting of every expansion into a bit
+set, so its cost grew with the database (half of the keyword query's time at 1,000,000
+thoughts), and it matched words of other stems (``cat*``: ``category``) that BM25 here then
+scored 0 but that still took places among the index's best hits and inflated hit counts.
 """
 
 from __future__ import annotations
@@ -63,8 +70,20 @@ _STEMMERS = threading.local()  # a snowballstemmer stemmer keeps state while it 
 
 #: At most this many distinct terms of a query are searched (one Lucene query each).
 MAX_QUERY_TERMS = 32
-#: A term this long or longer is also searched as a prefix of indexed terms.
-PREFIX_MIN_LENGTH = 4
+#: At most this many index forms per term (:func:`index_forms`).
+MAX_FORMS = 8
+#: Endings tried on a stem for its index forms: inflections and the common derivations.
+_ENDINGS = (
+    "", "s", "ment", "ments", "es", "ed", "ing", "er", "ers", "y", "ies", "ness", "ly", "ion",
+    "ions", "ional", "ionally", "ation", "ations", "al", "ally", "ic", "ical", "ist", "ists",
+    "ism", "ity", "able", "ful", "fully", "ive", "ize", "ized", "izing", "ization",
+)  # fmt: skip
+#: A negated auxiliary is one token in the index (``didn't``, also with a typographic
+#: apostrophe) and two here (``didn``, then a dropped ``t``).
+_NEGATED = frozenset(
+    "ain aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shouldn wasn weren "
+    "won wouldn".split()
+)
 
 
 @lru_cache(maxsize=65_536)
@@ -84,6 +103,54 @@ def english_stem(word: str) -> str:
     if stemmer is None:
         stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
     return str(stemmer.stemWord(word))
+
+
+@lru_cache(maxsize=65_536)
+def porter_stem(word: str) -> str:
+    """The original Porter (1980) stem of one lowercased a-z word, as the index's analyzer
+    stems it (Lucene's ``PorterStemFilter``; the ``snowballstemmer`` package's ``porter``).
+
+    Examples:
+        >>> [porter_stem(w) for w in ["deploy", "deployed", "deployment", "general"]]
+        ['deploi', 'deploi', 'deploy', 'gener']
+    """
+    stemmer = getattr(_STEMMERS, "porter", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.porter = snowballstemmer.stemmer("porter")
+    return str(stemmer.stemWord(word))
+
+
+@lru_cache(maxsize=65_536)
+def index_forms(term: str) -> tuple[str, ...]:
+    """Words to ask the index for so that it finds the texts holding ``term``: the term itself,
+    then words with the same stem (:func:`english_stem`) made of it and a common ending (also
+    with a final ``e``, a doubled last consonant, or ``y`` for a final ``i``), the first of each
+    distinct Porter stem (the index holds Porter stems; a form is only a carrier of its Porter
+    stem, so it need not be an English word), and for the first part of a negated auxiliary
+    the token the index keeps whole (``didn't``, ``didn’t``); at most :data:`MAX_FORMS`. A term
+    with a character outside a-z is its only form.
+
+    Examples:
+        >>> index_forms("deploy"), index_forms("database_url")
+        (('deploy', 'deployment', 'deployfully'), ('database_url',))
+        >>> index_forms("geolog")  # Porter: geologi, geologist, geologli, ...
+        ('geolog', 'geology', 'geologly', 'geologist', 'geologfully')
+    """
+    if not _ASCII_WORD.fullmatch(term):
+        return (term,)
+    words = [term + ending for ending in _ENDINGS]
+    words += [term + "e" + ending for ending in ("", "s", "d", "r", "rs", "ment", "ments")]
+    if term[-1] not in "aeiouy":
+        words += [term + term[-1] + ending for ending in ("ing", "ed", "er", "ers")]
+    if term.endswith("i"):
+        words += [term[:-1] + "y" + ending for ending in ("", "s")]
+    forms = {porter_stem(term): term}
+    for word in words:
+        if english_stem(word) == term:
+            forms.setdefault(porter_stem(word), word)
+    if term in _NEGATED:
+        forms.update((term + negation, term + negation) for negation in ("'t", "\u2019t"))
+    return tuple(forms.values())[:MAX_FORMS]
 
 
 def analyse(text: str) -> list[str]:
@@ -110,17 +177,19 @@ def query_terms(text: str) -> list[str]:
 
 
 def term_clause(term: str) -> str:
-    """The Lucene clause that matches one analysed term: the term, or any indexed term it begins
-    when it has at least :data:`PREFIX_MIN_LENGTH` characters.
+    """The Lucene clause that matches one analysed term: its index forms (:func:`index_forms`),
+    any of them.
 
-    ``term`` is letters, digits and inner underscores only (from :func:`analyse`), so nothing
-    needs escaping and no operator can be formed (``and``/``or``/``not`` are stop words).
+    ``term`` is letters, digits and inner underscores only (from :func:`analyse`), and its forms
+    add only letters and apostrophes (no Lucene syntax), so nothing needs escaping and no
+    operator can be formed (``and``/``or``/``not`` are stop words).
 
     Examples:
         >>> term_clause("deploy"), term_clause("pr")
-        ('(deploy deploy*)', 'pr')
+        ('(deploy deployment deployfully)', 'pr')
     """
-    return term if len(term) < PREFIX_MIN_LENGTH else f"({term} {term}*)"
+    forms = index_forms(term)
+    return forms[0] if len(forms) == 1 else f"({' '.join(forms)})"
 
 
 def term_query(term: str, ns_token: str) -> str:
@@ -129,6 +198,6 @@ def term_query(term: str, ns_token: str) -> str:
 
     Examples:
         >>> term_query("deploy", "ns61"), term_query("pr", "ns61")
-        ('+ns_token:ns61 +(deploy deploy*)', '+ns_token:ns61 +pr')
+        ('+ns_token:ns61 +(deploy deployment deployfully)', '+ns_token:ns61 +pr')
     """
     return f"+ns_token:{ns_token} +{term_clause(term)}"

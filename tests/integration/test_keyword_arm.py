@@ -233,3 +233,20 @@ async def test_known_hit_counts_are_not_counted_again(make_store, monkeypatch):
     recounted = await store._arms.fulltext("harbour crane", 10, scope)
     assert counted == cached == recounted and counted
     assert limits == [[arms.PER_TERM_LIMIT] * 2, [0, 0], [arms.PER_TERM_LIMIT] * 2]
+
+
+async def test_expired_statistics_serve_while_a_background_read_refreshes_them(make_store):
+    """Namespace statistics past their lifetime are returned at once (no request waits for
+    their read, seconds on a large namespace) while one background read refreshes them."""
+    store = make_store()
+    await store.bulk_store([thought("alpha beta")])
+    arms = store._arms
+    assert (await arms._namespace_stats())[0] == 1
+    await store.bulk_store([thought("gamma delta")])
+    arms._stats_ttl = -1.0  # expired
+    assert (await arms._namespace_stats())[0] == 1  # the previous ones, at once
+    refresh = arms._stats_refresh
+    assert refresh is not None
+    assert (await arms._namespace_stats())[0] == 1 and arms._stats_refresh is refresh  # one read
+    await refresh
+    assert arms._stats_refresh is None and (await arms._namespace_stats())[0] == 2

@@ -3,10 +3,20 @@ statistics: pure logic, no database."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engrava_graph.search import bm25
-from engrava_graph.search.lucene import analyse, english_stem, query_terms
+from engrava_graph.search.lucene import (
+    MAX_FORMS,
+    analyse,
+    english_stem,
+    index_forms,
+    porter_stem,
+    query_terms,
+    term_clause,
+)
 
 # Reference stems of the Snowball English stemmer (snowballstem.org, Snowball 3.1).
 SNOWBALL_STEMS = {
@@ -80,6 +90,32 @@ def test_a_word_and_its_derived_forms_share_one_term() -> None:
         "deploy",
         "schedul",
     ]
+
+
+@pytest.mark.parametrize("word", sorted(SNOWBALL_STEMS))
+def test_the_index_forms_of_a_term_reach_every_porter_stem_of_its_words(word: str) -> None:
+    # The index holds Porter (1980) stems: a word of the term meets one of its forms there
+    # (where the prefix clause they replaced met it: not Porter2's exceptions, "skies" -> sky).
+    term = english_stem(word)
+    forms = index_forms(term)
+    if word.isascii() and word.isalpha() and porter_stem(word).startswith(term):
+        assert porter_stem(word) in {porter_stem(f) for f in forms}, (word, forms)
+    assert len(forms) <= MAX_FORMS and len({porter_stem(f) for f in forms}) == len(forms)
+    assert all(english_stem(f) == english_stem(word) for f in forms[1:])
+
+
+def test_term_clauses_are_plain_words_never_prefixes_or_syntax() -> None:
+    assert term_clause("deploy").startswith("(deploy deployment ")
+    assert term_clause("database_url") == "database_url" and term_clause("2024") == "2024"
+    for word in ("category", "happiness", "quickly", "organization", "didn't"):
+        clause = term_clause(analyse(word)[0])
+        assert re.fullmatch(r"\(?[a-z'\u2019]+( [a-z'\u2019]+)*\)?", clause), clause
+
+
+def test_a_negated_auxiliary_meets_the_token_the_index_keeps_whole() -> None:
+    assert analyse("I didn't go") == ["didn", "go"]
+    assert {"didn't", "didn\u2019t"} <= set(index_forms("didn"))
+    assert "run't" not in index_forms("run")
 
 
 def test_document_frequencies_count_texts_with_the_term_under_the_same_analysis() -> None:

@@ -83,9 +83,8 @@ def test_cosine_conversion():
 
 def test_lucene_queries_carry_no_syntax_and_no_stop_words():
     assert query_terms('budget AND ") OR *:* ( REQ-FUNC*') == ["budget", "req", "func"]
-    assert [term_query(t, "ns61") for t in query_terms("budgets?")] == [
-        "+ns_token:ns61 +(budget budget*)"
-    ]
+    [budget] = [term_query(t, "ns61") for t in query_terms("budgets?")]
+    assert budget.startswith("+ns_token:ns61 +(budget ") and "*" not in budget
     assert [term_query(t, "ns61") for t in query_terms("the PR")] == ["+ns_token:ns61 +pr"]
     assert query_terms("?!") == [] and query_terms("NOT") == [] and query_terms("Is it on?") == []
 
