@@ -89,7 +89,7 @@ def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
 
 def read_conversation(path: Path) -> tuple[str, list[Message]]:
     """Read and check an ``add-messages`` file: ``{"conversation_id": "...", "messages":
-    [{"role" or "speaker", "content", "timestamp"?, "id"?}, ...]}``.
+    [{"role" or "speaker", "content", "timestamp"?, "message_id"?, "metadata"?}, ...]}``.
 
     Returns:
         The conversation id and the validated messages.
@@ -112,6 +112,9 @@ def read_conversation(path: Path) -> tuple[str, list[Message]]:
         if missing:
             raise KeyError(missing[0])
         conversation_id = body["conversation_id"]
-        return conversation_id, validate_messages(conversation_id, body["messages"])
+        messages = validate_messages(conversation_id, body["messages"])
+        if not messages:  # as POST /v1/conversations/{id}/messages refuses it
+            raise ValueError("messages is empty: give at least one message")
+        return conversation_id, messages
     except (ValueError, KeyError) as error:
         raise DatasetError(f"{path}: {problem(error)}") from None

@@ -489,7 +489,8 @@ def add_messages(
         typer.Argument(
             help=(
                 'A JSON file: {"conversation_id": "...", "messages": '
-                '[{"role" or "speaker", "content", "timestamp"?, "id"?}, ...]}'
+                '[{"role" or "speaker", "content", "timestamp"?, "message_id"?, "metadata"?}, '
+                "...]}"
             )
         ),
     ],

@@ -106,6 +106,7 @@ def _conversation_problem(tmp_path: Path, text: str) -> tuple[int, str]:
             "invalid messages.0.content: Field required",
         ),
         (json.dumps({"conversation_id": " ", "messages": []}), "conversation_id"),
+        (json.dumps({"conversation_id": "c", "messages": []}), "messages is empty"),
     ],
 )
 def test_a_bad_conversation_file_says_what_and_where(
