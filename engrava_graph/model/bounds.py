@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import types
+from functools import lru_cache
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
@@ -75,11 +76,16 @@ class BoundedModel(BaseModel):
         return value
 
 
-def _scalar_types(annotation: Any) -> tuple[Any, ...]:
-    """The members of ``annotation`` if it is a union (``int | None``), else ``(annotation,)``."""
-    if get_origin(annotation) in (Union, types.UnionType):
-        return get_args(annotation)
-    return (annotation,)
+@lru_cache(maxsize=512)
+def _numeric_kind(annotation: Any) -> tuple[str, bool] | None:
+    """``(what it takes, whether floats are among it)`` for a numeric annotation (``int``,
+    ``float``, optionally in a union with ``None``) that takes neither strings nor booleans;
+    else None. Cached: every field of every record asks on each validation."""
+    union = get_origin(annotation) in (Union, types.UnionType)
+    accepted = set(get_args(annotation) if union else (annotation,))
+    if not ({int, float} & accepted) or {str, bool, Any} & accepted:
+        return None
+    return ("an integer" if float not in accepted else "a number"), float in accepted
 
 
 def loose_number_problem(annotation: Any, value: Any) -> str | None:
@@ -91,15 +97,20 @@ def loose_number_problem(annotation: Any, value: Any) -> str | None:
     NumPy numbers pass: they are neither. Fields that accept strings or booleans themselves are
     left to pydantic.
     """
-    accepted = _scalar_types(annotation)
-    if not ({int, float} & set(accepted)) or {str, bool, Any} & set(accepted):
+    if not isinstance(value, bool | str | float):
         return None
-    kind = "an integer" if float not in accepted else "a number"
+    try:
+        numeric = _numeric_kind(annotation)
+    except TypeError:  # an unhashable annotation: not a plain numeric one
+        return None
+    if numeric is None:
+        return None
+    kind, takes_floats = numeric
     if isinstance(value, bool):
         return f"Input should be {kind}, not a boolean"
     if isinstance(value, str):
         return f"Input should be {kind}, not a string"
-    if isinstance(value, float) and float not in accepted:
+    if not takes_floats:
         return f"Input should be {kind}, not a float ({value!r})"
     return None
 

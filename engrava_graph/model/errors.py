@@ -38,6 +38,12 @@ class ValidationFailedError(EngravaGraphError, ValueError):
         super().__init__(message)
         self.errors = list(errors)
 
+    @classmethod
+    def of_field(cls, field: str, message: str) -> ValidationFailedError:
+        """The error of one field, ``message`` also its pydantic-style ``msg`` (the REST
+        service names ``field`` in its 422)."""
+        return cls(message, errors=[{"loc": (field,), "msg": message, "type": "value_error"}])
+
 
 class InvalidTransitionError(EngravaGraphError, ValueError):
     """An illegal lifecycle jump, e.g. CREATED -> DONE (see ``LifecycleStatus``)."""

@@ -56,9 +56,8 @@ class ThoughtFilter:
             error's field is ``min_cycle``)."""
         low, high = self.min_cycle, self.max_cycle
         if low is not None and high is not None and low > high:
-            message = f"min_cycle {low} is above max_cycle {high}: no thought can match"
-            raise ValidationFailedError(
-                message, errors=[{"loc": ("min_cycle",), "msg": message, "type": "value_error"}]
+            raise ValidationFailedError.of_field(
+                "min_cycle", f"min_cycle {low} is above max_cycle {high}: no thought can match"
             )
 
     def with_criteria(self, **criteria: Any) -> ThoughtFilter:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from typing import Any
 
 import snowballstemmer
 
@@ -86,6 +87,16 @@ _NEGATED = frozenset(
 )
 
 
+def _stemmer(algorithm: str) -> Any:
+    """This thread's snowballstemmer stemmer for ``algorithm`` (one keeps state while it
+    stems, so threads do not share it)."""
+    stemmer = getattr(_STEMMERS, algorithm, None)
+    if stemmer is None:
+        stemmer = snowballstemmer.stemmer(algorithm)
+        setattr(_STEMMERS, algorithm, stemmer)
+    return stemmer
+
+
 @lru_cache(maxsize=65_536)
 def english_stem(word: str) -> str:
     """The Snowball English (Porter2) stem of one lowercased token; a token with a character
@@ -99,10 +110,7 @@ def english_stem(word: str) -> str:
     """
     if not _ASCII_WORD.fullmatch(word):
         return word
-    stemmer = getattr(_STEMMERS, "english", None)
-    if stemmer is None:
-        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
-    return str(stemmer.stemWord(word))
+    return str(_stemmer("english").stemWord(word))
 
 
 @lru_cache(maxsize=65_536)
@@ -114,10 +122,7 @@ def porter_stem(word: str) -> str:
         >>> [porter_stem(w) for w in ["deploy", "deployed", "deployment", "general"]]
         ['deploi', 'deploi', 'deploy', 'gener']
     """
-    stemmer = getattr(_STEMMERS, "porter", None)
-    if stemmer is None:
-        stemmer = _STEMMERS.porter = snowballstemmer.stemmer("porter")
-    return str(stemmer.stemWord(word))
+    return str(_stemmer("porter").stemWord(word))
 
 
 @lru_cache(maxsize=65_536)
@@ -144,13 +149,12 @@ def index_forms(term: str) -> tuple[str, ...]:
         words += [term + term[-1] + ending for ending in ("ing", "ed", "er", "ers")]
     if term.endswith("i"):
         words += [term[:-1] + "y" + ending for ending in ("", "s")]
-    forms = {porter_stem(term): term}
+    by_porter_stem = {porter_stem(term): term}
     for word in words:
         if english_stem(word) == term:
-            forms.setdefault(porter_stem(word), word)
-    if term in _NEGATED:
-        forms.update((term + negation, term + negation) for negation in ("'t", "\u2019t"))
-    return tuple(forms.values())[:MAX_FORMS]
+            by_porter_stem.setdefault(porter_stem(word), word)
+    negations = (term + "'t", term + "\u2019t") if term in _NEGATED else ()
+    return (*by_porter_stem.values(), *negations)[:MAX_FORMS]
 
 
 def analyse(text: str) -> list[str]:

@@ -59,9 +59,7 @@ class VectorsMixin(StoreBase):
             problem = NORM_RULE
         else:
             return values
-        raise ValidationFailedError(
-            problem, errors=[{"loc": ("embedding",), "msg": problem, "type": "value_error"}]
-        )
+        raise ValidationFailedError.of_field("embedding", problem)
 
     async def get_embedding(self, thought_id: str) -> list[float] | None:
         """The stored vector of a thought, or None (no thought or no embedding)."""
