@@ -218,7 +218,8 @@ async def run_conversation(
 
 @asynccontextmanager
 async def _open_store(info: ConnectionInfo, namespace: str) -> AsyncIterator[Neo4jEngravaCore]:
-    """Our store on ``namespace``, its provider's query cache off."""
+    """Our store on ``namespace``, its provider's query cache off, its schema ensured (the
+    benchmark may be the first to use the database)."""
     async with Neo4jEngravaCore.from_uri(
         info.uri,
         auth=(info.user, info.password),
@@ -226,6 +227,7 @@ async def _open_store(info: ConnectionInfo, namespace: str) -> AsyncIterator[Neo
         namespace=namespace,
         embedding_provider=SentenceTransformerProvider(cache_size=0),
     ) as store:
+        await store.ensure_schema()
         yield store
 
 

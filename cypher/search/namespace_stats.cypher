@@ -1,19 +1,21 @@
 // Statistics of one namespace for the search arms: its thought count and the mean length of the
-// text the keyword arm matches on (BM25's N and avgdl), and the database's thought count (the
-// vector arm picks exact search or the index from the two counts).
+// text the keyword arm matches on (BM25's N and avgdl), how many of its thoughts are not archived,
+// and the database's thought count (the vector arm picks exact search or the index, and how far
+// to over-fetch, from the counts).
 // params: $namespace
 // returns: in_namespace (INTEGER), mean_length (FLOAT, characters, 0 when empty),
-//          in_database (INTEGER)
+//          unarchived (INTEGER), in_database (INTEGER)
 CALL () {
   MATCH (t:Thought {namespace: $namespace})
   RETURN count(t) AS in_namespace,
          coalesce(avg(CASE WHEN trim(coalesce(t.content, '')) STARTS WITH trim(coalesce(t.essence, ''))
                            THEN size(coalesce(t.content, ''))
                            ELSE size(coalesce(t.essence, '')) + 1 + size(coalesce(t.content, ''))
-                      END), 0.0) AS mean_length
+                      END), 0.0) AS mean_length,
+         count(CASE WHEN t.lifecycle_status <> 'ARCHIVED' THEN 1 END) AS unarchived
 }
 CALL () {
   MATCH (t:Thought)
   RETURN count(t) AS in_database
 }
-RETURN in_namespace, mean_length, in_database
+RETURN in_namespace, mean_length, unarchived, in_database

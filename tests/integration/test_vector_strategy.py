@@ -103,6 +103,27 @@ async def test_filtered_index_keeps_archived_out_unless_asked(make_store, on_202
     assert again[0][0] == best
 
 
+async def test_the_lifecycle_is_tested_after_the_index_unless_most_is_archived(make_store, on_2026):
+    store = await _fill(make_store, n=60, search_config=INDEX_PATH)
+    ranked = [t for t, _ in await store.search_similar(_unit(7), top_k=60)]
+    for thought_id in ranked[:10]:
+        await store.update_thought(thought_id, lifecycle_status=LifecycleStatus.ARCHIVED)
+    few = make_store(namespace=store.namespace, search_config=INDEX_PATH)  # fresh statistics
+    hits, plan = await few._arms.vector(_unit(7), 10, few.retrievable_scope())
+    assert (plan.strategy, plan.lifecycle_in_index, plan.fetch_k) == ("filtered", False, 60)
+    assert [t for t, _ in hits] == ranked[10:20]
+    for thought_id in ranked[10:40]:
+        await store.update_thought(thought_id, lifecycle_status=LifecycleStatus.ARCHIVED)
+    most = make_store(namespace=store.namespace, search_config=INDEX_PATH)
+    hits, plan = await most._arms.vector(_unit(7), 10, most.retrievable_scope())
+    assert (plan.strategy, plan.lifecycle_in_index, plan.fetch_k) == ("filtered", True, 50)
+    assert [t for t, _ in hits] == ranked[40:50]
+    every = most.retrievable_scope(include_archived=True)
+    hits, plan = await most._arms.vector(_unit(7), 10, every)
+    assert (plan.lifecycle_in_index, plan.fetch_k) == (False, 50)
+    assert [t for t, _ in hits] == ranked[:10]
+
+
 async def test_a_metadata_filter_runs_after_the_filtered_index(make_store, on_2026):
     store = await _fill(make_store, search_config=INDEX_PATH)
     only_even = MetadataFilter.equals(half=0)
