@@ -6,8 +6,9 @@ statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data move
 (a term in half the namespace, whose idf BM25 floors, has only its best hits read; the hit
 counts of terms matching more than the arm reads are cached with the namespace's statistics);
 the vector arm searches through the HNSW index: on Neo4j 2026.x filtered inside the index at any
-namespace size (``SEARCH … WHERE`` on the namespace and lifecycle filter properties, strategy
-``"filtered"``; Lucene searches a small filtered set exactly); on 5.26, whose vector index ranks
+namespace size (``SEARCH … WHERE`` on the namespace filter property, strategy ``"filtered"``;
+Lucene searches a small filtered set exactly; the lifecycle is tested after it unless most of the
+namespace is archived, :func:`lifecycle_plan`); on 5.26, whose vector index ranks
 the whole database before any ``WHERE``, a namespace small next to the database by exact cosine
 (strategy ``"exact"``) and a larger one over-fetched by the database/namespace size ratio
 (strategy ``"index"``). The line is read once per connection
@@ -199,7 +200,8 @@ class SearchArms:
             return []
         filtered = await self._filtered_count(scope)
         scan = filtered is not None and filtered <= KEYWORD_SCAN_MAX
-        documents, mean_length, _, _ = await self._namespace_stats()
+        stats = await self._namespace_stats()
+        documents, mean_length = stats.thoughts, stats.mean_length
         known = {} if scan else self._known_term_hits(terms)
         try:
             rows = await self._executor.read(
@@ -214,6 +216,7 @@ class SearchArms:
                     for t in terms
                 ],
                 ns_token=self._ns_token,
+                sole_namespace=stats.thoughts == stats.in_database,
                 documents=documents,
                 common_min_hits=COMMON_TERM_MIN_HITS,
                 common_keep=top_k,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import UTC, datetime
 
@@ -250,3 +251,38 @@ async def test_expired_statistics_serve_while_a_background_read_refreshes_them(m
     assert (await arms._namespace_stats())[0] == 1 and arms._stats_refresh is refresh  # one read
     await refresh
     assert arms._stats_refresh is None and (await arms._namespace_stats())[0] == 2
+
+
+async def test_a_sole_namespace_reads_the_index_best_without_the_namespace_clause(
+    make_store, monkeypatch
+):
+    """When the statistics say the namespace holds the whole database, the any-term query runs
+    without its ns_token clause and ranks the same; a thought of another namespace written since
+    the statistics were read never reaches the results."""
+    from engrava_graph.search import arms
+
+    store = make_store()
+    texts = [f"Quokka note {i}" for i in range(20)] + [f"Zeppelin note {i}" for i in range(20)]
+    texts += ["The quokka zeppelin was serviced", *(f"Weather {i}" for i in range(60))]
+    await store.bulk_store([thought(text) for text in texts])
+    monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
+    scope = store.retrievable_scope()
+    shared = await store._arms.fulltext("quokka zeppelin", 10, scope)
+    sent: list[bool] = []
+    read = store.executor.read
+
+    async def spy(stmt, **params):
+        if stmt.name == "search/fulltext":
+            sent.append(params["sole_namespace"])
+        return await read(stmt, **params)
+
+    monkeypatch.setattr(store.executor, "read", spy)
+    stats = await store._arms._namespace_stats()
+    store._arms._stats = (time.monotonic(), stats._replace(in_database=stats.thoughts))
+    assert await store._arms.fulltext("quokka zeppelin", 10, scope) == shared
+    other = make_store()
+    await other.bulk_store([thought("quokka zeppelin quokka zeppelin") for _ in range(4)])
+    stale = await store._arms.fulltext("quokka zeppelin", 10, scope)
+    assert sent == [True, True]
+    mine = {t.thought_id for t in await store.list_thoughts(limit=200)}
+    assert stale and {tid for tid, _ in stale} <= mine
