@@ -4,7 +4,9 @@ Both are restricted to one namespace. The keyword arm filters inside Lucene (``+
 one query per analysed term, and scores the candidates with BM25 over the namespace's own
 statistics (:mod:`engrava_graph.search.bm25`), so no other namespace's data moves its scores
 (a term in half the namespace, whose idf BM25 floors, has only its best hits read; the hit
-counts of terms matching more than the arm reads are cached with the namespace's statistics);
+counts of terms matching more than the arm reads are cached with the namespace's statistics; a
+namespace that holds the whole database has its any-term query sent without the ``ns_token``
+clause, and anything of another namespace dropped after it);
 the vector arm searches through the HNSW index: on Neo4j 2026.x filtered inside the index at any
 namespace size (``SEARCH … WHERE`` on the namespace filter property, strategy ``"filtered"``;
 Lucene searches a small filtered set exactly; the lifecycle is tested after it unless most of the
