@@ -47,11 +47,10 @@ CALL (rare, rare_hits) {
   RETURN reduce(found = [], p IN rare | found + p.hits) AS best, true AS complete
   UNION ALL
   WITH rare WHERE rare_hits > $match_limit
+  WITH reduce(q = '', p IN rare | q + ' ' + p.clause) AS any_term
   CALL db.index.fulltext.queryNodes(
     'thought_text',
-    CASE WHEN $sole_namespace THEN reduce(q = '', p IN rare | q + ' ' + p.clause)
-         ELSE '+ns_token:' + $ns_token + ' +(' + reduce(q = '', p IN rare | q + ' ' + p.clause) + ')'
-    END,
+    CASE WHEN $sole_namespace THEN any_term ELSE '+ns_token:' + $ns_token + ' +(' + any_term + ')' END,
     {limit: $match_limit})
   YIELD node AS t
   WITH collect(t) AS found
