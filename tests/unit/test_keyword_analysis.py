@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+import snowballstemmer
 
 from engrava_graph.search import bm25
 from engrava_graph.search.lucene import (
+    _ENDINGS,
     MAX_FORMS,
     analyse,
     english_stem,
@@ -70,6 +72,21 @@ SNOWBALL_STEMS = {
 @pytest.mark.parametrize(("word", "stem"), sorted(SNOWBALL_STEMS.items()))
 def test_english_stem_gives_the_snowball_stem(word: str, stem: str) -> None:
     assert english_stem(word) == stem
+
+
+def test_the_stemmers_run_on_the_snowball_c_library_with_the_pure_python_stems() -> None:
+    # snowballstemmer hands its work to PyStemmer when that is installed (a dependency): the
+    # same algorithms compiled, which must stem every word as the pure-Python code does.
+    from snowballstemmer.english_stemmer import EnglishStemmer
+    from snowballstemmer.porter_stemmer import PorterStemmer
+
+    words = sorted(
+        {w + e for w in [*SNOWBALL_STEMS, "geolog", "internation", "deploi"] for e in _ENDINGS}
+    )
+    for algorithm, pure in (("english", EnglishStemmer()), ("porter", PorterStemmer())):
+        compiled = snowballstemmer.stemmer(algorithm)
+        assert type(compiled).__module__ == "Stemmer"
+        assert compiled.stemWords(words) == [pure.stemWord(w) for w in words], algorithm
 
 
 def test_english_stem_leaves_other_tokens_alone() -> None:
