@@ -1,5 +1,5 @@
 // Phase 8, near-duplicates, walking the ranking: $thought_ids in rank order (best first, the
-// ranking's head). A candidate whose cosine to a kept, higher-ranked one exceeds
+// whole ranking; the walk reads no further than it needs). A candidate whose cosine to a kept, higher-ranked one exceeds
 // $duplicate_threshold is dropped (for the highest-ranked such one); so each candidate is compared
 // with the kept ones only. The walk stops at the first of $boundaries (walked counts) where the
 // kept ones settle the first $need results under the reflection cap (at most $reflection_cap

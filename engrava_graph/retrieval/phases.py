@@ -575,8 +575,10 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
     a kept, higher-ranked one exceeds ``duplicate_threshold`` is dropped, and the walk stops at
     the first of ``b, 2b, 4b, …`` walked candidates (``b = max(2 * need, need +
     reflection_window)``; and the whole ranking) where the kept ones settle the first ``need``
-    results under the reflection cap. One read of the ``2b`` best-ranked candidates, more
-    while the walk ends unsettled (rare: a ranking full of near-duplicates). A candidate is only
+    results under the reflection cap. One read, given the whole ranking's ids: the walk reads
+    a candidate's embedding only when it reaches it, so the ids past where it stops cost an
+    index seek each (a read of the ``2b`` best, then more while the walk ended unsettled, made
+    a second read for one ranking in five on the synthetic corpus). A candidate is only
     dropped for a higher-ranked one, so the kept ones are a prefix of the whole ranking's kept;
     the candidates after the walk follow in rank order, unchecked (Phase 10 cuts them: pass
     ``need = top_k + 1``, Phase 9 reads one past the last result). The fixed stopping points
@@ -600,29 +602,23 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
         boundaries.append(stop)
         stop *= 2
     boundaries.append(len(ranked))
-    size = min(len(ranked), 2 * first)
-    while True:
-        head = ranked[:size]
-        walk = (
-            await deps.executor.read(
-                _DISTINCT,
-                namespace=deps.namespace,
-                thought_ids=[c.thought_id for c in head],
-                duplicate_threshold=config.duplicate_threshold,
-                need=need,
-                reflection_cap=config.reflection_cap,
-                reflection_window=config.reflection_window,
-                boundaries=boundaries,
-            )
-        )[0]
-        if walk["settled"] or size >= len(ranked):
-            break
-        size = min(len(ranked), 2 * size)
+    walk = (
+        await deps.executor.read(
+            _DISTINCT,
+            namespace=deps.namespace,
+            thought_ids=[c.thought_id for c in ranked],
+            duplicate_threshold=config.duplicate_threshold,
+            need=need,
+            reflection_cap=config.reflection_cap,
+            reflection_window=config.reflection_window,
+            boundaries=boundaries,
+        )
+    )[0]
     kept_ids = set(walk["kept"])
     twins = {d["thought_id"]: d["twin"] for d in walk["dropped"]}
     walked = walk["scanned"]
     kept: list[Candidate] = []
-    for c in head[:walked]:
+    for c in ranked[:walked]:
         if c.thought_id in kept_ids:
             kept.append(c)
         elif c.thought_id in twins:
