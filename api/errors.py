@@ -39,6 +39,7 @@ from engrava_graph.model.errors import (
     Neo4jUnavailableError,
     RecencyModeConflictError,
     ValidationFailedError,
+    validation_message,
 )
 
 log = logging.getLogger("api.errors")
@@ -139,11 +140,13 @@ def _short(error: dict[str, Any]) -> str:
     """One pydantic error as ``field: message`` (no URL, no input echo). Malformed JSON says
     where; a body that is not an object says how to send one."""
     loc = tuple(error.get("loc", ()))
-    msg = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    msg = validation_message(error)
     if error.get("type") == "json_invalid":
         at = f" at character {loc[1]}" if len(loc) > 1 else ""
         reason = (error.get("ctx") or {}).get("error")
         return f"body: malformed JSON{at}" + (f" ({reason})" if reason else "")
+    if loc == ("body",) and error.get("type") == "missing":
+        return f"body: the request has none; {_SEND_JSON}"
     if loc == ("body",) and error.get("type") in _NOT_AN_OBJECT:
         return f"body: {msg}; {_SEND_JSON}"
     field = _loc(loc)

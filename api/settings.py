@@ -42,6 +42,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from engrava_graph.graph.connection import ConnectionInfo, resolve_connection
+from engrava_graph.model.errors import validation_message
 from engrava_graph.model.namespace import validate_namespace
 from engrava_graph.search.fusion import TimeConfig
 
@@ -259,7 +260,7 @@ def _invalid(errors: list[dict[str, Any]]) -> str:
         loc = [str(part) for part in error.get("loc", ())]
         where = _variable(loc[0]) if loc else "the settings"
         path = f" (entry {'.'.join(loc[1:])})" if len(loc) > 1 else ""
-        shown.append(f"{where}{path}: {str(error.get('msg')).removeprefix('Value error, ')}")
+        shown.append(f"{where}{path}: {validation_message(error)}")
     return (
         f"invalid settings: {'; '.join(shown)}. Fix the variable in the environment or .env; "
         f'see docs/api.md ("Configuration").'

@@ -16,6 +16,7 @@ from engrava_graph.model.errors import (
     InvalidFilterError,
     ThoughtNotFoundError,
     ValidationFailedError,
+    validation_message,
 )
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ThoughtRecord
@@ -99,7 +100,7 @@ def parse_valid_time(
     try:
         return ValidTimeFilter(kind=kind, start=start, end=end)
     except ValidationError as exc:
-        detail = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+        detail = validation_message(exc.errors()[0])
         expected = "an ISO-8601 instant" if kind is ValidTimeKind.AT else _INTERVAL_HELP
         raise refuse(f"{detail} (expected {expected})") from exc
 

@@ -34,7 +34,9 @@ from engrava_graph.model.errors import (
     DuplicateThoughtError,
     EngravaGraphError,
     MessageConflictError,
+    ReferentialIntegrityError,
     ValidationFailedError,
+    validation_message,
 )
 
 EXIT_FAILURE = 1
@@ -43,7 +45,14 @@ TRACEBACK_VARIABLE = "ENGRAVA_GRAPH_TRACEBACK"
 """Set it to ``1`` to let an unexpected exception's traceback through (for bug reports)."""
 
 _DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
-_CONFLICTS = (DuplicateEdgeError, DuplicateThoughtError, MessageConflictError)
+# Errors the call itself causes, like a ValueError: it must change (a link to a thought that
+# does not exist, a thought or message that exists already).
+_CALLER_ERRORS = (
+    DuplicateEdgeError,
+    DuplicateThoughtError,
+    MessageConflictError,
+    ReferentialIntegrityError,
+)
 
 
 def _one_line(text: str) -> str:
@@ -59,7 +68,7 @@ def invalid(errors: Sequence[Any]) -> str:
     (``loc``, ``msg``), e.g. ``invalid messages.0.content: Field required``."""
     first = errors[0]
     where = ".".join(str(part) for part in first.get("loc", ()))
-    return _one_line(f"invalid {where or 'value'}: {first['msg']}")
+    return _one_line(f"invalid {where or 'value'}: {validation_message(first)}")
 
 
 def describe(error: BaseException) -> tuple[int, str]:
@@ -91,7 +100,7 @@ def describe(error: BaseException) -> tuple[int, str]:
     if isinstance(error, ValidationFailedError) and error.errors:
         return EXIT_USAGE, invalid(error.errors)
     if isinstance(error, EngravaGraphError):
-        code = EXIT_USAGE if isinstance(error, (ValueError, *_CONFLICTS)) else EXIT_FAILURE
+        code = EXIT_USAGE if isinstance(error, (ValueError, *_CALLER_ERRORS)) else EXIT_FAILURE
         return code, _one_line(str(error))
     if isinstance(error, neo4j.exceptions.DriverError | OSError):
         return EXIT_FAILURE, _one_line(str(error) or type(error).__name__)

@@ -8,8 +8,20 @@ status and machine code in ``engrava_graph/model/error_codes.py``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+
+def validation_message(error: Mapping[str, Any]) -> str:
+    """The message of one entry of pydantic's ``ValidationError.errors()``, without the
+    ``"Value error, "`` that pydantic puts before a validator's own ``ValueError`` text (which
+    is written to be shown as it is).
+
+    Examples:
+        >>> validation_message({"msg": "Value error, expected an ISO-8601 instant"})
+        'expected an ISO-8601 instant'
+    """
+    return str(error.get("msg", "invalid")).removeprefix("Value error, ")
 
 
 class EngravaGraphError(Exception):

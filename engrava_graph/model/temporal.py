@@ -47,7 +47,12 @@ def to_utc(value: datetime | str) -> datetime:
     if hasattr(value, "to_native"):
         value = value.to_native()
     if isinstance(value, str):
-        value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        try:
+            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(
+                f"expected an ISO-8601 instant such as 2025-06-13T18:00:00Z, got {value!r}"
+            ) from None
     if not isinstance(value, datetime):
         raise ValueError(f"expected an ISO-8601 instant, got {type(value).__name__}")
     if value.tzinfo is None:

@@ -236,7 +236,9 @@ class ThoughtsMixin(StoreBase):
             ValidationFailedError: empty text or bad metadata.
         """
         if not isinstance(text, str) or not text.strip():
-            raise ValidationFailedError("remember() needs non-empty text")
+            raise ValidationFailedError(
+                "text must not be empty: a memory needs at least one character that is not a space"
+            )
         record = _validated(
             ThoughtRecord,
             {

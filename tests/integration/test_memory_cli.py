@@ -138,6 +138,8 @@ def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInf
     refused = cli.fails("import", str(slashed), code=2)
     assert "line 2: invalid thought_id" in refused and "'/'" in refused, refused
     assert "thought_id" in cli.fails("link", "a/b", "c", code=2)
+    unknown = cli.fails("link", "ghost", "phantom", code=2)
+    assert "'ghost'" in unknown and "do not exist" in unknown, unknown
     wrong = cli.fails(
         "list",
         "-n",

@@ -19,6 +19,7 @@ from engrava_graph.model.errors import (
     DuplicateEdgeError,
     NamespaceNotFoundError,
     Neo4jUnavailableError,
+    ReferentialIntegrityError,
     ValidationFailedError,
 )
 from engrava_graph.model.records import ThoughtRecord
@@ -47,6 +48,14 @@ def _pydantic_error() -> pydantic.ValidationError:
             EXIT_USAGE,
             "'a' -[CAUSED_BY]-> 'b' already exists; nothing was written",
         ),
+        (
+            ValidationFailedError(
+                "x", errors=[{"loc": ("now",), "msg": "Value error, expected an instant"}]
+            ),
+            EXIT_USAGE,
+            "invalid now: expected an instant",
+        ),
+        (ReferentialIntegrityError(["ghost"]), EXIT_USAGE, "edge endpoint(s) 'ghost' do not exist"),
         (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
         (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
         (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),

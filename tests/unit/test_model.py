@@ -118,6 +118,14 @@ def test_instants_are_normalised_to_utc():
     assert t.valid_until.tzinfo is UTC
 
 
+def test_an_instant_that_is_not_iso_8601_says_what_was_expected():
+    with pytest.raises(ValidationError) as caught:
+        thought("x", valid_from="garbage")
+    message = caught.value.errors()[0]["msg"]
+    assert "expected an ISO-8601 instant such as 2025-06-13T18:00:00Z, got 'garbage'" in message
+    assert "isoformat" not in message
+
+
 def test_metadata_rules_and_flattening():
     with pytest.raises(ValidationError, match="leaves must be"):
         thought("x", metadata={"l": [1, 2]})

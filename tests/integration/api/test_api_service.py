@@ -144,6 +144,11 @@ def test_bad_bodies_name_the_body_and_say_what_to_send(api: Api) -> None:
     untyped = api.post("/v1/thoughts", content=b'{"essence": "x"}')
     assert untyped.status_code == 422 and untyped.json()["field"] == "body"
     assert "Content-Type: application/json" in untyped.json()["message"]
+    empty = api.post("/v1/thoughts", content=b"", headers={"Content-Type": "application/json"})
+    assert empty.status_code == 422 and empty.json()["field"] == "body", empty.text
+    assert empty.json()["message"] == (
+        "body: the request has none; send a JSON object with Content-Type: application/json"
+    )
 
 
 def test_library_validation_failures_name_the_field_briefly(api: Api) -> None:
