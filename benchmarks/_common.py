@@ -89,15 +89,18 @@ async def timed_queries(
 ) -> list[dict[str, float]]:
     """Time several query functions side by side: each runs ``j < warmup`` untimed, then for
     each ``j`` in ``[warmup, warmup + n_queries)`` every function runs once, in turn, so drifting
-    load on a shared machine hits them alike. Returns their latency percentiles (ms)."""
+    load on a shared machine hits them alike. The turn starts one function later at each ``j``
+    (rotating order): in a fixed order the later functions would always find query ``j``'s
+    texts and terms warm in the process's caches. Returns their latency percentiles (ms)."""
     for ask in asks:
         for j in range(warmup):
             await ask(j)
     watches = [Stopwatch() for _ in asks]
     for j in range(warmup, warmup + n_queries):
-        for ask, sw in zip(asks, watches, strict=True):
-            with sw:
-                await ask(j)
+        first = j % len(asks)
+        for i in [*range(first, len(asks)), *range(first)]:
+            with watches[i]:
+                await asks[i](j)
     return [percentiles(sw.laps_ms) for sw in watches]
 
 
