@@ -198,7 +198,7 @@ class RetrievalCycle:
         pending: list[asyncio.Future[Any]] = []
         try:
             with run.phase("encode"):
-                run.encoding, embedding = self._encode(request)
+                run.encoding, embedding = await self._encode(request)
                 pending.append(embedding)
             with run.phase("route"):
                 run.pathway_scores = route(run.encoding)
@@ -272,14 +272,16 @@ class RetrievalCycle:
             deps.track([c.thought_id for c in run.final])
         return run
 
-    def _encode(self, request: RetrieveRequest) -> tuple[QueryEncoding, asyncio.Future[Any]]:
+    async def _encode(self, request: RetrieveRequest) -> tuple[QueryEncoding, asyncio.Future[Any]]:
         """Phase 1: the encoding, and the question's embedding, started first on its worker
         thread so that it runs while the question is encoded (a date phrase costs dateparser
-        tens of milliseconds), routed and searched by keyword. A single-text call is what the
-        provider's query cache remembers."""
+        tens of milliseconds), routed and searched by keyword. A task starts only when the loop
+        next runs, so one yield lets it hand the text to its thread before the encoding takes
+        the interpreter. A single-text call is what the provider's query cache remembers."""
         text = request.query.strip()
         embedding = asyncio.ensure_future(self.deps.embed([text])) if text else None
         try:
+            await asyncio.sleep(0)
             encoding = encode_query(request.query, now=request.now)
         except BaseException:
             if embedding is not None:

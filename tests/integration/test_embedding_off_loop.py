@@ -17,6 +17,7 @@ import pytest
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.model import EmbeddingError
+from engrava_graph.retrieval import orchestrator
 from tests.factories import thought
 
 DIMENSIONS = 384  # the database's vector index is shared by every test namespace
@@ -82,6 +83,38 @@ async def test_the_loop_keeps_ticking_while_the_provider_embeds(make_store, oper
     ticks, _ = await asyncio.gather(_tick_during_embedding(provider), OPERATIONS[operation](store))
     assert ticks == TICKS
     assert provider.released and all(provider.released), "the provider call blocked the loop"
+
+
+class ProbeProvider:
+    """A provider that records, thread-safely, that a call has begun."""
+
+    dimensions = DIMENSIONS
+    model_name = "probe"
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.entered.set()
+        return np.stack([_unit_vector(t) for t in texts])
+
+
+async def test_the_question_is_embedded_while_it_is_encoded(make_store, monkeypatch):
+    # The encoding (dateparser on a date phrase: tens of milliseconds) holds the loop: the
+    # embedding must already be on its worker thread when it begins, or it waits for it.
+    provider = ProbeProvider()
+    store = make_store(embedding_provider=provider)
+    await store.create_thought(thought("Melanie drinks tea"), embedding=_unit_vector("t").tolist())
+    provider.entered.clear()
+    encode, began = orchestrator.encode_query, []
+
+    def encode_after_the_embedding_began(*args: Any, **kwargs: Any) -> Any:
+        began.append(provider.entered.wait(timeout=DEADLOCK_GUARD_SECONDS))
+        return encode(*args, **kwargs)
+
+    monkeypatch.setattr(orchestrator, "encode_query", encode_after_the_embedding_began)
+    await store.retrieve("What did Melanie drink last Tuesday?")
+    assert began == [True]
 
 
 class FaultyProvider:
