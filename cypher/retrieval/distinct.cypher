@@ -1,12 +1,12 @@
-// Phase 8, near-duplicates, walking the ranking: $thought_ids in rank order (best first, the
-// whole ranking; the walk reads no further than it needs). A candidate whose cosine to a kept, higher-ranked one exceeds
-// $duplicate_threshold is dropped (for the highest-ranked such one); so each candidate is compared
-// with the kept ones only. The walk stops at the first of $boundaries (walked counts) where the
-// kept ones settle the first $need results under the reflection cap (at most $reflection_cap
-// REFLECTIONs among the first $reflection_window): at least $need kept, and that window filled
-// by the non-reflections and up to $reflection_cap reflections, after which nothing further
-// down can move a result before it. (Stopping at fixed boundaries, not at the first settled
-// step, keeps how many candidates compete in Phase 9 independent of where duplicates sit.)
+// Phase 8, near-duplicates, walking the ranking: $thought_ids in rank order (best first, the whole
+// ranking; the walk reads no further than it needs). A candidate whose cosine to a kept,
+// higher-ranked one exceeds $duplicate_threshold is dropped (for the highest-ranked such one); so
+// each candidate is compared with the kept ones only. The walk stops at the first of $boundaries
+// (walked counts) where the kept ones settle the first $need results under the reflection cap (at
+// most $reflection_cap REFLECTIONs among the first $reflection_window): at least $need kept, and
+// that window filled by the non-reflections and up to $reflection_cap reflections, after which
+// nothing further down can move a result before it. (Stopping at fixed boundaries, not at the first
+// settled step, keeps how many candidates compete in Phase 9 independent of where duplicates sit.)
 // No vector leaves the server; a memory without an embedding is never a near-duplicate; only
 // the walked candidates' embeddings are read. The kept ones' embeddings are held as a list
 // parallel to their ids (a list of maps holding vectors cost Cypher eight times as much).
