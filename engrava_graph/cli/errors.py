@@ -29,6 +29,7 @@ import neo4j.exceptions
 import typer
 from pydantic import ValidationError
 
+from engrava_graph.cli.text import shown
 from engrava_graph.model.errors import (
     DuplicateEdgeError,
     DuplicateThoughtError,
@@ -56,7 +57,7 @@ _CALLER_ERRORS = (
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(shown(text).split())
 
 
 def _neo4j_message(error: neo4j.exceptions.Neo4jError) -> str:

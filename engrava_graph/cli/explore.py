@@ -22,6 +22,7 @@ from engrava_graph.cli.common import require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.cli.text import shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
@@ -80,7 +81,7 @@ def ranked_candidates(ex: Explanation) -> list[tuple[int | None, CandidateTrace]
 
 def _print_explanation(ex: Explanation, rows: int) -> None:
     scores = ex.pathway_scores
-    console.print(ex.query, style="bold", markup=False, highlight=False)
+    console.print(shown(ex.query), style="bold", markup=False, highlight=False)
     console.print(
         f"intent {ex.intent.value} · pathway {ex.pathway_selected.value} (exact "
         f"{scores.exact:.2f}, energy {scores.energy:.2f}, attention "
@@ -106,12 +107,12 @@ def _print_explanation(ex: Explanation, rows: int) -> None:
         dropped = "" if c.dropped_in is None else f"{c.dropped_in}: {c.reason}"
         table.add_row(
             "" if rank is None else str(rank),
-            Text(c.text),
+            Text(shown(c.text)),
             reached,
             f"{c.similarity:.3f}",
             f"{c.composite:.3f}",
             f"{c.confidence:.3f}",
-            Text(dropped),
+            Text(shown(dropped)),
         )
     console.print(table)
     if rows and len(candidates) > rows:

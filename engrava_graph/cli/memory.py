@@ -31,6 +31,7 @@ from rich.console import Console
 from engrava_graph.cli.common import error_exit
 from engrava_graph.cli.json_input import open_input, open_output, problem, read_conversation
 from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.cli.text import shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
@@ -103,7 +104,7 @@ def _report(as_json: bool, value: Any, text: str) -> None:
     if as_json:
         _print_json(value)
     else:
-        console.print(text, markup=False, highlight=False)
+        console.print(shown(text), markup=False, highlight=False)
 
 
 def _dump(record: ThoughtRecord | EdgeRecord) -> dict[str, Any]:
@@ -226,7 +227,7 @@ NAMESPACE_COLUMNS = ("namespace", "thoughts")
 
 def _list_row(thought: ThoughtRecord) -> tuple[str, ...]:
     fields = (thought.thought_id, thought.thought_type.value, thought.priority.value)
-    return (*fields, " ".join(thought.essence.split()))
+    return (*fields, " ".join(shown(thought.essence).split()))
 
 
 def _fit(text: str, cells: int) -> str:

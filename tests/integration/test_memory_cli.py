@@ -197,3 +197,18 @@ def test_list_shows_the_newest_first_and_namespaces_pipe_as_tab_separated_lines(
     assert lines[0] == "namespace\tthoughts"
     assert f"{cli.namespace}\t3" in lines[1:]
     assert all(line.count("\t") == 1 for line in lines), lines
+
+
+def test_stored_control_characters_reach_the_terminal_escaped(cli: Any) -> None:
+    # A memory from a chat can carry terminal escapes; the CLI shows them, never sends them.
+    text = "Deploy window\x1b[31m moved\x07 to Friday\x9b2J"
+    stored = _json(cli("remember", text, "--json"))
+    assert stored["content"] == text  # stored as given; JSON escapes it itself
+    for output in (
+        cli("retrieve", "deploy window", "--now", NOW).stdout,
+        cli("list").stdout,
+    ):
+        assert "\\x1b[31m moved\\x07" in output, output
+        assert not any(c in output for c in "\x1b\x07\x9b"), output
+    explained = cli("explain", "deploy window", "--now", NOW).stdout  # a table: wrapped text
+    assert "x1b" in explained and not any(c in explained for c in "\x1b\x07\x9b"), explained

@@ -1,0 +1,27 @@
+"""Text the console script prints for a person: control characters shown, never sent."""
+
+from __future__ import annotations
+
+from engrava_graph.cli.errors import describe
+from engrava_graph.cli.memory import table_lines
+from engrava_graph.cli.text import shown
+from engrava_graph.model.errors import ValidationFailedError
+
+
+def test_every_control_character_but_newline_and_tab_is_shown_escaped() -> None:
+    controls = [chr(c) for c in [*range(0x20), *range(0x7F, 0xA0)]]
+    out = shown("".join(controls))
+    assert "\n" in out and "\t" in out
+    assert not any(c in out for c in controls if c not in "\n\t")
+    assert shown("\x1b[31mred\r") == "\\x1b[31mred\\x0d"
+    assert shown("café 北京 ✓") == "café 北京 ✓"
+
+
+def test_an_error_line_never_carries_a_control_character() -> None:
+    _, message = describe(ValidationFailedError("no thought '\x1b]0;owned\x07'"))
+    assert message == "no thought '\\x1b]0;owned\\x07'"
+
+
+def test_a_table_line_is_aligned_on_the_escaped_text() -> None:
+    rows = [("id", "essence"), ("a", shown("x\x1by"))]
+    assert table_lines(rows, None) == ["id\tessence", "a\tx\\x1by"]
