@@ -146,6 +146,8 @@ def usage_line(error: Exception) -> str:
     engrava-graph retrieve --help)``; empty when Click has no message (no arguments given)."""
     format_message = getattr(error, "format_message", None)
     message = _one_line(format_message() if format_message else str(error))
+    # A parameter Typer checks with a validator keeps pydantic's prefix: "'--type': Value error,".
+    message = message.replace(": Value error, ", ": ", 1)
     ctx = getattr(error, "ctx", None)
     if not message:
         return ""

@@ -104,7 +104,7 @@ def test_the_traceback_variable_lets_the_exception_through(monkeypatch) -> None:
     [
         (["retrieve", "q", "--top-k", "0"], "Invalid value for '--top-k'"),
         (["list", "--bogus"], "No such option: --bogus"),
-        (["link", "a", "b", "--type", "NOPE"], "Invalid value for '--type'"),
+        (["link", "a", "b", "--type", "NOPE"], "Invalid value for '--type' / '-t': 'NOPE' is"),
         (["retrieve"], "Missing argument 'query'"),
     ],
 )
