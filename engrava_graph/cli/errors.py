@@ -144,10 +144,12 @@ def usage_line(error: Exception) -> str:
     """A usage error (Typer's ``ClickException``) as one line pointing at the command's
     ``--help``: ``Invalid value for '--top-k': 0 is not in the range 10<=x<=100 (see:
     engrava-graph retrieve --help)``; empty when Click has no message (no arguments given)."""
+    if isinstance(error.__cause__, ValidationError) and hasattr(error, "message"):
+        # Typer checks some parameters (a choice: ``--type``) with pydantic and keeps its
+        # wording; the validator's own message, as for every other pydantic error here.
+        error.message = validation_message(error.__cause__.errors()[0])
     format_message = getattr(error, "format_message", None)
     message = _one_line(format_message() if format_message else str(error))
-    # A parameter Typer checks with a validator keeps pydantic's prefix: "'--type': Value error,".
-    message = message.replace(": Value error, ", ": ", 1)
     ctx = getattr(error, "ctx", None)
     if not message:
         return ""
