@@ -63,6 +63,7 @@ from engrava_graph.demo.locomo import (
 )
 from engrava_graph.demo.metrics import calibration
 from engrava_graph.retrieval import phases
+from engrava_graph.retrieval.candidates import Candidate
 from engrava_graph.retrieval.scoring import Calibration, calibrated_confidence
 
 TOP_K = 10
@@ -232,7 +233,7 @@ async def collect(conversations: Sequence[Conversation]) -> list[Example]:
     ranked_log: list[list[Any]] = []
     original = phases.score
 
-    def recording(ranked: Sequence[phases.Candidate], config: Any) -> None:
+    def recording(ranked: Sequence[Candidate], config: Any) -> None:
         ranked_log.append([(c.thought_id, c.composite) for c in ranked])
         original(ranked, config)
 

@@ -1,18 +1,18 @@
-// Fragment: Phases 3 and 4 after the arms, and the candidate records. Input rows: t (node),
-// vscore (the vector arm's index score for one query vector, or null), kw (the keyword arm's
-// normalised BM25 in [0, 1], or null). Per memory: the keyword score, the cosine (the best of
-// the vector arm's and the cosine to the question $vector, so a keyword hit has its true one)
-// and the direct similarity (retrieval/_similarity); the $seeds most similar (ties by id) spread
-// (retrieval/_neighbours); then, for every activated or reached memory that is retrievable, its
-// fields, cosine and where spreading brought it from. No vector leaves the server.
+// Fragment: Phases 3 and 4 after the arms, and the candidates' ranking fields. Input rows: t
+// (node), vscore (the vector arm's index score for one query vector, or null), kw (the keyword
+// arm's normalised BM25 in [0, 1], or null). Per memory: the keyword score, the cosine (the best
+// of the vector arm's and the cosine to the question $vector, so a keyword hit has its true one)
+// and the direct similarity; the $seeds most similar (ties by id) spread (retrieval/_neighbours);
+// then, for every activated or reached memory that is retrievable, its ranking fields, cosine
+// and where spreading brought it from. No vector leaves the server, nor any text: the results'
+// texts are read after ranking (retrieval/distinct).
 // params: $vector (LIST<FLOAT> or null), $vectors (LIST<LIST<FLOAT>>), $vector_share,
 //         $seeds (INTEGER, 0 = no spreading), the retrieval/_neighbours params and the
 //         search/_retrievable params
-// returns: one row, candidates (LIST<MAP>: fields (MAP, retrieval/_candidate_fields), similarity
-//          (FLOAT cosine in [0, 1] or null), keyword (FLOAT in [0, 1] or null; null = not
-//          activated), activated (BOOLEAN), arrivals (LIST<MAP {from_id, via, weight}>)). One
-//          record, not one per candidate: the async driver reads each record in several
-//          socket reads, which cost more than the statement for a few dozen candidates.
+// returns: one row, candidates (LIST of [fields (retrieval/_ranking_fields), similarity (FLOAT
+//          cosine in [0, 1] or null), keyword (FLOAT in [0, 1] or null; null = not activated),
+//          activated (BOOLEAN), arrivals (LIST of [from_id, via, weight])]). One record of lists,
+//          not a record or a map per candidate: the driver reads both back far slower.
 WITH t, max(vscore) AS vscore, max(kw) AS kw
 WITH t, kw, CASE WHEN vscore IS NULL THEN null WHEN vscore < 0.5 THEN 0.0
                  ELSE 2.0 * vscore - 1.0 END AS arm_cosine
@@ -47,8 +47,7 @@ CALL (activated) {
   RETURN t, null AS keyword, null AS cosine, 0 AS active, s.thought_id AS from_id, via, weight
 }
 WITH t, max(keyword) AS keyword, max(cosine) AS cosine, max(active) AS active,
-     collect(CASE WHEN from_id IS NOT NULL
-                  THEN {from_id: from_id, via: via, weight: weight} END) AS arrivals
-RETURN collect({fields: {{> retrieval/_candidate_fields}},
-                 similarity: CASE WHEN active = 1 THEN cosine ELSE {{> retrieval/_cosine}} END,
-                 keyword: keyword, activated: active = 1, arrivals: arrivals}) AS candidates
+     collect(CASE WHEN from_id IS NOT NULL THEN [from_id, via, weight] END) AS arrivals
+RETURN collect([{{> retrieval/_ranking_fields}},
+                 CASE WHEN active = 1 THEN cosine ELSE {{> retrieval/_cosine}} END,
+                 keyword, active = 1, arrivals]) AS candidates

@@ -2,13 +2,14 @@
 // effects, at most $max_depth links (1..4), at most $max_paths per seed and direction. A step
 // towards a cause follows CAUSED_BY forwards (effect -> cause) or LEADS_TO backwards; a step
 // towards an effect the opposite; the two types may mix along one chain. Each node of a path
-// comes with the candidate fields, its cosine to the query and whether it is retrievable, so a
-// memory reached only here needs no further read.
+// comes with its ranking and display fields, its cosine to the query and whether it is
+// retrievable, so a memory reached only here needs no further read.
 // params: $namespace, $seed_ids (LIST<STRING>), $max_depth (INTEGER 1..4), $max_paths,
 //         $vector (LIST<FLOAT> or null), and the search/_retrievable params
 // returns: seed_id, direction ('cause' | 'effect'), path (LIST<STRING> ids from the seed),
 //          links (LIST<MAP {edge_id, edge_type, from_thought_id, to_thought_id, confidence}>),
-//          nodes (LIST<MAP {fields, similarity, retrievable}> in path order)
+//          nodes (LIST<MAP {fields (retrieval/_ranking_fields), display (retrieval/_display_fields),
+//          similarity, retrievable}> in path order)
 UNWIND $seed_ids AS sid
 MATCH (s:Thought {namespace: $namespace, thought_id: sid})
 USING INDEX SEEK s:Thought(namespace, thought_id)
@@ -29,6 +30,7 @@ RETURN sid AS seed_id, direction, [n IN nodes(p) | n.thought_id] AS path,
        [r IN relationships(p) | {edge_id: r.edge_id, edge_type: type(r),
          from_thought_id: startNode(r).thought_id, to_thought_id: endNode(r).thought_id,
          confidence: coalesce(r.confidence, r.weight, 1.0)}] AS links,
-       [t IN nodes(p) | {fields: {{> retrieval/_candidate_fields}},
+       [t IN nodes(p) | {fields: {{> retrieval/_ranking_fields}},
+                         display: {{> retrieval/_display_fields}},
                          similarity: {{> retrieval/_cosine}},
                          retrievable: {{> search/_retrievable}}}] AS nodes

@@ -26,6 +26,7 @@ from typing import Any
 
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.retrieval import phases
+from engrava_graph.retrieval.candidates import Candidate
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.encode import encode_query
@@ -56,8 +57,8 @@ class CycleRun:
     skipped: dict[str, str] = field(default_factory=dict)
     activated: int = 0
     after_spread: int = 0
-    candidates: dict[str, phases.Candidate] = field(default_factory=dict)
-    final: list[phases.Candidate] = field(default_factory=list)
+    candidates: dict[str, Candidate] = field(default_factory=dict)
+    final: list[Candidate] = field(default_factory=list)
     links: list[CausalLink] = field(default_factory=list)
     weights: RankWeights | None = None
     decay_axis: str | None = None
@@ -76,16 +77,16 @@ class CycleRun:
             elapsed = (time.perf_counter() - start) * 1000.0
             self.timings[name] = round(self.timings[name] + elapsed, 3)
 
-    def _memory(self, c: phases.Candidate) -> RetrievedMemory:
+    def _memory(self, c: Candidate) -> RetrievedMemory:
         fields = c.fields
         assert fields is not None and self.pathway is not None
         return RetrievedMemory(
             thought_id=c.thought_id,
-            text=fields.essence,
+            text=fields.essence or "",
             confidence=phases.finite(c.confidence),
             pathway=self.pathway,
             thought_type=fields.thought_type,
-            metadata=fields.metadata,
+            metadata=fields.metadata or {},
             created_at=fields.created_at,
             last_accessed_at=fields.last_accessed_at,
             valid_from=fields.valid_from,
@@ -145,11 +146,11 @@ class CycleRun:
         )
 
     @staticmethod
-    def _trace(c: phases.Candidate, config: RetrievalConfig, has_vector: bool) -> CandidateTrace:
+    def _trace(c: Candidate, config: RetrievalConfig, has_vector: bool) -> CandidateTrace:
         s = c.signals
         return CandidateTrace(
             thought_id=c.thought_id,
-            text=c.fields.essence if c.fields else "",
+            text=(c.fields.essence or "") if c.fields else "",
             reached_by=c.reached_by,
             via=c.via,
             hops=c.hops,
@@ -271,6 +272,11 @@ class RetrievalCycle:
                 c.dropped_in, c.reason = "return", f"below top_k={request.top_k}"
             deps.track([c.thought_id for c in run.final])
         return run
+
+    async def describe(self, run: CycleRun) -> None:
+        """Give every candidate of ``run`` its display fields (explain's debug traces show each
+        one's text; a run reads only its results')."""
+        await phases.describe(self.deps, run.candidates.values())
 
     async def _encode(self, request: RetrieveRequest) -> tuple[QueryEncoding, asyncio.Future[Any]]:
         """Phase 1: the encoding, and the question's embedding, started first on its worker

@@ -2,35 +2,31 @@
 input and output.
 
 Round trips: Phase 3's keyword arm is one statement (run while the question is embedded: it
-needs no vector); the vector arm, Phase 4's spreading and the candidate records are one composed
-statement (``cypher/retrieval/activate_<strategy>.cypher``: fields and cosines computed in
-Cypher, so no vector is shipped); Phase 6 is one more statement, for causal queries only; Phase 8
-walks the head of the ranking for near-duplicates in Cypher
-(``cypher/retrieval/distinct.cypher``, one small statement). The
-orchestrator (:mod:`.orchestrator`) times them, counts candidates and assembles the response;
-nothing here reads a clock or builds Cypher.
+needs no vector); the vector arm, Phase 4's spreading and the candidates' ranking fields are one
+composed statement (``cypher/retrieval/activate_<strategy>.cypher``: cosines computed in Cypher,
+so no vector is shipped, and no text read); Phase 6 is one more statement, for causal queries
+only; Phase 8 walks the head of the ranking for near-duplicates in Cypher and reads the results'
+texts (``cypher/retrieval/distinct.cypher``, one small statement). The orchestrator
+(:mod:`.orchestrator`) times them, counts candidates and assembles the response; nothing here
+reads a clock or builds Cypher. The candidates themselves are :mod:`.candidates`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import Priority
-from engrava_graph.model.temporal import from_epoch_parts
+from engrava_graph.retrieval.candidates import Arrival, Candidate, MemoryFields
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import (
-    PRIORITY_BOOST,
     CandidateSignals,
     RankWeights,
     access_frequency_score,
@@ -49,161 +45,9 @@ _ACTIVATE = {
 }
 _CAUSAL = cypher("retrieval/causal_chains")
 _DISTINCT = cypher("retrieval/distinct")
+_DESCRIBE = cypher("retrieval/describe")
 
 SECONDS_PER_DAY = 86_400.0
-
-
-log = logging.getLogger(__name__)
-
-
-def _fix(fixed: list[str], name: str, default: Any) -> Any:
-    """Note that field ``name`` was replaced by ``default`` (see :meth:`MemoryFields.from_row`)."""
-    fixed.append(name)
-    return default
-
-
-@dataclass(frozen=True)
-class MemoryFields:
-    """What ranking and the response read of one memory (``retrieval/_candidate_fields``)."""
-
-    thought_id: str
-    essence: str
-    thought_type: str
-    metadata: dict[str, Any]
-    priority: str
-    confidence: float | None
-    pinned: bool
-    access_count: int
-    created_at: datetime | None
-    updated_at: datetime | None
-    updated_cycle: int
-    last_accessed_at: datetime | None
-    valid_from: datetime | None
-    conversation_id: str | None
-    position: int | None
-
-    @classmethod
-    def from_row(cls, row: Mapping[str, Any]) -> MemoryFields:
-        """Build from the statement's ``fields`` map (instants from their epoch parts).
-
-        A value edited by hand into something no write produces (an unknown priority, a
-        confidence outside [0, 1], a text that is not a string, metadata that is not JSON)
-        ranks as the default would, with a warning naming the thought, so one such node does
-        not fail every retrieval of its namespace."""
-        fixed: list[str] = []
-        priority = row["priority"] or Priority.P3.value
-        if priority not in PRIORITY_BOOST:  # the priorities importance_score accepts
-            priority = _fix(fixed, "priority", Priority.P3.value)
-        confidence = row["confidence"]
-        if confidence is not None and not (
-            isinstance(confidence, int | float) and 0.0 <= confidence <= 1.0
-        ):
-            confidence = _fix(fixed, "confidence", None)
-        essence = row["essence"] or ""
-        if not isinstance(essence, str):
-            essence = _fix(fixed, "essence", str(essence))
-        try:
-            metadata = json.loads(row["metadata_json"] or "{}")
-        except (TypeError, ValueError):
-            metadata = _fix(fixed, "metadata_json", {})
-        if fixed:
-            log.warning(
-                "thought %r has invalid %s in Neo4j (edited by hand?); ranked with defaults",
-                row["thought_id"],
-                ", ".join(fixed),
-            )
-        return cls(
-            thought_id=row["thought_id"],
-            essence=essence,
-            thought_type=row["thought_type"],
-            metadata=metadata if isinstance(metadata, dict) else {},
-            priority=priority,
-            confidence=confidence,
-            pinned=bool(row["pinned"]),
-            access_count=int(row["access_count"] or 0),
-            created_at=from_epoch_parts(row["created_at"]),
-            updated_at=from_epoch_parts(row["updated_at"]),
-            updated_cycle=int(row["updated_cycle"] or 0),
-            last_accessed_at=from_epoch_parts(row["last_accessed_at"]),
-            valid_from=from_epoch_parts(row["valid_from"]),
-            conversation_id=row["conversation_id"],
-            position=row["position"],
-        )
-
-
-@dataclass(frozen=True)
-class Arrival:
-    """One spreading link into a candidate: the seed it came from, the source (an edge type,
-    ``CONVERSATION``, ``ENTITY``, ``TAG``, ``TEMPORAL`` or ``SESSION``) and the activation it
-    passed on."""
-
-    from_id: str
-    via: str
-    activation: float
-
-
-@dataclass
-class Candidate:
-    """A memory moving through the cycle (mutable working state of one request).
-
-    Attributes:
-        thought_id: the memory.
-        reached_by: "activation", "spread" or "cause"; hops: links from the activated set.
-        activation: Phase 3 level: the direct similarity relative to the best match (1.0 for
-            the best; 0 for a memory only spreading or the causal walk reached).
-        cosine: cosine to the query in [0, 1] (None without a vector); keyword: normalised BM25.
-        spread: the best direct similarity reaching it over a link, times the link weight
-            (Phase 4); session: the mean direct similarity of its conversation's best matched
-            messages (Phase 4, session level); arrivals: where spreading came from.
-        causal: Phase 6 relevance; links: the causal chain through it.
-        temporal: Phase 5 relevance; in_range: whether its time is in the query's range.
-    """
-
-    thought_id: str
-    reached_by: str = "activation"
-    hops: int = 0
-    activation: float = 0.0
-    cosine: float | None = None
-    keyword: float = 0.0
-    spread: float = 0.0
-    session: float = 0.0
-    arrivals: list[Arrival] = field(default_factory=list)
-    causal: float = 0.0
-    temporal: float = 0.0
-    in_range: bool | None = None
-    links: list[CausalLink] = field(default_factory=list)
-    fields: MemoryFields | None = None
-    signals: CandidateSignals | None = None
-    composite: float = 0.0
-    confidence: float = 0.0
-    dropped_in: str | None = None
-    reason: str | None = None
-
-    def similarity(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Direct relevance in [0, 1]: ``vector_share * cosine + (1 - vector_share) * keyword``
-        (keyword alone without a query vector)."""
-        if not has_vector:
-            return self.keyword
-        return (
-            config.vector_share * (self.cosine or 0.0) + (1.0 - config.vector_share) * self.keyword
-        )
-
-    def relevance(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Phase 7's relevance signal in [0, 1]: a weighted mean of the direct similarity, the
-        best relevance reaching it over a link (``spread``) and its session's (``session``),
-        weights ``1 : spread_gain : session_gain``."""
-        total = 1.0 + config.spread_gain + config.session_gain
-        return (
-            self.similarity(config, has_vector)
-            + config.spread_gain * self.spread
-            + config.session_gain * self.session
-        ) / total
-
-    @property
-    def via(self) -> list[str]:
-        """Explain's view of the sources: ``"CONVERSATION from <id>"``, strongest first."""
-        ordered = sorted(self.arrivals, key=lambda a: (-a.activation, a.via, a.from_id))
-        return [f"{a.via} from {a.from_id}" for a in ordered]
 
 
 # ------------------------------------------------------------------ Phases 3-4: activate
@@ -237,10 +81,10 @@ async def activate(
     similarity (its cosine the best of the arm's and the one to the question ``vector``, so a
     keyword hit has its true cosine); spreading from the ``profile.seeds`` most similar (none when
     ``depth`` is 0) over typed edges, conversation neighbours, shared entities/tags and temporal
-    proximity; and every candidate's fields and cosine, computed in Cypher (no vector is
-    shipped). Memories reached only by spreading have ``reached_by`` "spread"; each arrival
-    records the seed's direct similarity times the link weight (:func:`spread` turns them into
-    the ``spread`` signal); activation is the direct similarity relative to the best.
+    proximity; and every candidate's ranking fields and cosine, computed in Cypher (no vector
+    or text is shipped). Memories reached only by spreading have ``reached_by`` "spread"; each
+    arrival records the seed's direct similarity times the link weight (:func:`spread` turns
+    them into the ``spread`` signal); activation is the direct similarity relative to the best.
 
     Returns:
         ``({thought_id: Candidate}, vector strategy "exact" | "filtered" | "index")``.
@@ -271,29 +115,29 @@ async def activate(
     )
     rows = records[0]["candidates"] if records else []
     candidates: dict[str, Candidate] = {}
-    for row in rows:
-        fields = MemoryFields.from_row(row["fields"])
+    for fields_row, cosine, keyword_score, activated, _ in rows:
+        fields = MemoryFields.from_row(fields_row)
         c = (
             Candidate(fields.thought_id)
-            if row["activated"]
+            if activated
             else Candidate(fields.thought_id, reached_by="spread", hops=1)
         )
         c.fields = fields
-        c.cosine = None if row["similarity"] is None else float(row["similarity"])
-        c.keyword = float(row["keyword"] or 0.0)
+        c.cosine = None if cosine is None else float(cosine)
+        c.keyword = float(keyword_score or 0.0)
         candidates[c.thought_id] = c
-    activated = [c for c in candidates.values() if c.reached_by == "activation"]
-    best = max((c.similarity(config, has_vector) for c in activated), default=0.0)
-    for row in rows:
-        c = candidates[row["fields"]["thought_id"]]
+    similarity = {tid: c.similarity(config, has_vector) for tid, c in candidates.items()}
+    best = max(
+        (similarity[tid] for tid, c in candidates.items() if c.reached_by == "activation"),
+        default=0.0,
+    )
+    for fields_row, _, _, _, arrivals in rows:
+        c = candidates[fields_row[0]]
         if c.reached_by == "activation":
-            c.activation = c.similarity(config, has_vector) / best if best > 0 else 1.0
-        for arrival in row["arrivals"]:
-            parent = candidates.get(arrival["from_id"])
-            strength = (parent.similarity(config, has_vector) if parent else 0.0) * float(
-                arrival["weight"]
-            )
-            c.arrivals.append(Arrival(arrival["from_id"], arrival["via"], strength))
+            c.activation = similarity[c.thought_id] / best if best > 0 else 1.0
+        for from_id, via, weight in arrivals:
+            strength = similarity.get(from_id, 0.0) * float(weight)
+            c.arrivals.append(Arrival(from_id, via, strength))
     return candidates, plan.strategy
 
 
@@ -379,18 +223,16 @@ def _messages(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
 
 
 # ---------------------------------------------------------------------------- Phase 5: decay
-def memory_time(fields: MemoryFields) -> datetime | None:
-    """When a memory happened: valid_from, else created_at."""
-    return fields.valid_from or fields.created_at
+def _epoch_s(when: datetime | None) -> float | None:
+    return None if when is None else when.timestamp()
 
 
-def in_range(when: datetime | None, temporal: TemporalRange) -> bool:
-    """Whether ``when`` falls in the query's time range (open bounds tolerated)."""
-    if when is None:
+def in_range(when_s: float | None, start_s: float | None, end_s: float | None) -> bool:
+    """Whether the instant ``when_s`` falls in the range from ``start_s`` (inclusive) to
+    ``end_s`` (exclusive), all epoch seconds (an open bound: None)."""
+    if when_s is None:
         return False
-    return (temporal.start is None or when >= temporal.start) and (
-        temporal.end is None or when < temporal.end
-    )
+    return (start_s is None or when_s >= start_s) and (end_s is None or when_s < end_s)
 
 
 def decay(
@@ -413,23 +255,25 @@ def decay(
       value times 0.5 outside (the range decides; Phase 7 also penalises what lies outside).
     """
     has_range = temporal is not None and bool(temporal.start or temporal.end)
+    start_s, end_s = (
+        (_epoch_s(temporal.start), _epoch_s(temporal.end)) if temporal else (None, None)
+    )
+    now_s = _epoch_s(now)
     for c in candidates.values():
         fields = c.fields
         assert fields is not None
-        if axis == "access" and now is not None:
+        if axis == "access" and now_s is not None:
             if fields.pinned or fields.priority == Priority.P1.value:
                 value = 1.0
             else:
-                since = fields.last_accessed_at or memory_time(fields)
-                age_days = 0.0 if since is None else (now - since).total_seconds() / SECONDS_PER_DAY
-                value = decay_factor(age_days, decay_rate)
+                age_s = fields.age_seconds(now_s)
+                value = decay_factor(0.0 if age_s is None else age_s / SECONDS_PER_DAY, decay_rate)
         elif axis in ("cycle", "transaction") and recency is not None:
             value = recency.score(fields.updated_cycle, fields.updated_at, fields.created_at)
         else:
             value = 0.0
         if has_range:
-            assert temporal is not None
-            c.in_range = in_range(memory_time(fields), temporal)
+            c.in_range = in_range(fields.happened_s(), start_s, end_s)
             value = 1.0 if c.in_range else 0.5 * value
         c.temporal = value
 
@@ -447,8 +291,8 @@ async def cause(
     and effects. A memory ``h`` links from a seed scores ``seed activation * prod(link
     confidence) * causal_hop_factor ** (h - 1)`` (so chains from the best-matching memory
     count most, nearer links more than farther ones); the seed scores its best chain. Memories
-    reached only here join the candidates (reached_by "cause", their fields from the same
-    statement) when retrievable under ``scope``.
+    reached only here join the candidates (reached_by "cause", their ranking and display fields
+    from the same statement) when retrievable under ``scope``.
 
     Returns:
         Every traversed link once (at its smallest distance from a seed), nearest first.
@@ -489,8 +333,9 @@ async def cause(
 def _causal_node(
     candidates: dict[str, Candidate], row: Mapping[str, Any], hops: int
 ) -> Candidate | None:
-    """The candidate for a node on a causal path (added when new and retrievable)."""
-    thought_id = row["fields"]["thought_id"]
+    """The candidate for a node on a causal path (added when new and retrievable, with its
+    display fields: the path read them)."""
+    thought_id = row["fields"][0]
     node = candidates.get(thought_id)
     if node is None and row["retrievable"]:
         node = candidates[thought_id] = Candidate(
@@ -498,7 +343,7 @@ def _causal_node(
             reached_by="cause",
             hops=hops,
             cosine=None if row["similarity"] is None else float(row["similarity"]),
-            fields=MemoryFields.from_row(row["fields"]),
+            fields=MemoryFields.from_row(row["fields"]).with_display(row["display"]),
         )
     return node
 
@@ -575,10 +420,11 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
     a kept, higher-ranked one exceeds ``duplicate_threshold`` is dropped, and the walk stops at
     the first of ``b, 2b, 4b, …`` walked candidates (``b = max(2 * need, need +
     reflection_window)``; and the whole ranking) where the kept ones settle the first ``need``
-    results under the reflection cap. One read, given the whole ranking's ids: the walk reads
-    a candidate's embedding only when it reaches it, so the ids past where it stops cost an
-    index seek each (a read of the ``2b`` best, then more while the walk ended unsettled, made
-    a second read for one ranking in five on the synthetic corpus). A candidate is only
+    results under the reflection cap. One read, given the whole ranking's element ids: the walk
+    reads a candidate's embedding only when it reaches it, so the ids past where it stops cost a
+    lookup each (a read of the ``2b`` best, then more while the walk ended unsettled, made a
+    second read for one ranking in five on the synthetic corpus). The same read gives the kept
+    ones their display fields (the ranking read no text). A candidate is only
     dropped for a higher-ranked one, so the kept ones are a prefix of the whole ranking's kept;
     the candidates after the walk follow in rank order, unchecked (Phase 10 cuts them: pass
     ``need = top_k + 1``, Phase 9 reads one past the last result). The fixed stopping points
@@ -592,7 +438,7 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
 
     Returns:
         The ranking without the walked part's near-duplicates (and without a memory deleted
-        since it was read), reflections capped.
+        since it was read), reflections capped; the kept ones with their display fields.
     """
     config = deps.config
     first = max(2 * need, need + config.reflection_window)
@@ -606,6 +452,7 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
         await deps.executor.read(
             _DISTINCT,
             namespace=deps.namespace,
+            element_ids=[c.fields.element_id for c in ranked],  # type: ignore[union-attr]
             thought_ids=[c.thought_id for c in ranked],
             duplicate_threshold=config.duplicate_threshold,
             need=need,
@@ -614,12 +461,14 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
             boundaries=boundaries,
         )
     )[0]
-    kept_ids = set(walk["kept"])
+    display = {row[0]: row for row in walk["described"]}
     twins = {d["thought_id"]: d["twin"] for d in walk["dropped"]}
     walked = walk["scanned"]
     kept: list[Candidate] = []
     for c in ranked[:walked]:
-        if c.thought_id in kept_ids:
+        if c.thought_id in display:
+            assert c.fields is not None
+            c.fields = c.fields.with_display(display[c.thought_id])
             kept.append(c)
         elif c.thought_id in twins:
             c.dropped_in, c.reason = "filter", f"near-duplicate of {twins[c.thought_id]}"
@@ -627,6 +476,26 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
             c.dropped_in, c.reason = "filter", "deleted during retrieval"
     capped = cap_reflections(kept, config.reflection_cap, config.reflection_window)
     return capped + list(ranked[walked:])
+
+
+async def describe(deps: CycleDeps, candidates: Iterable[Candidate]) -> None:
+    """Give ``candidates`` that have none their display fields (one read,
+    ``retrieval/describe``): explain's traces show every candidate's text, where retrieve reads
+    only its results'. A candidate deleted since it was ranked keeps none."""
+    bare = [c for c in candidates if c.fields is not None and c.fields.essence is None]
+    if not bare:
+        return
+    rows = await deps.executor.read(
+        _DESCRIBE,
+        namespace=deps.namespace,
+        element_ids=[c.fields.element_id for c in bare],  # type: ignore[union-attr]
+        thought_ids=[c.thought_id for c in bare],
+    )
+    display = {row[0]: row for row in rows[0]["described"]} if rows else {}
+    for c in bare:
+        if c.thought_id in display:
+            assert c.fields is not None
+            c.fields = c.fields.with_display(display[c.thought_id])
 
 
 # --------------------------------------------------------------------------- Phase 9: score

@@ -52,4 +52,6 @@ class RetrievalMixin(StoreBase):
         if level not in ("summary", "debug"):
             raise ValidationFailedError(f"level must be 'summary' or 'debug', got {level!r}")
         run = await self._cycle.run(RetrieveRequest.build(query=query, **params))
+        if level == "debug":
+            await self._cycle.describe(run)
         return run.explanation(level)

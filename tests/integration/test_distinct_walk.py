@@ -10,6 +10,9 @@ import pytest
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model import ThoughtType
+from engrava_graph.model.metadata import MetadataFilter
+from engrava_graph.retrieval import phases
+from engrava_graph.retrieval.types import Pathway
 from tests.factories import thought
 
 DISTINCT = cypher("retrieval/distinct")
@@ -31,6 +34,16 @@ async def stored(store: Neo4jEngravaCore, angles: dict[str, float], **fields: ob
         )
 
 
+async def element_ids(store: Neo4jEngravaCore, ids: list[str]) -> list[str]:
+    """The element ids the ranking read gives each of ``ids`` (by the activation read, every id
+    a keyword hit; a missing one gets a placeholder no node has)."""
+    deps = store._cycle.deps
+    scope = deps.retrievable(include_archived=True, filters=MetadataFilter(), now=None)
+    profile = deps.config.profiles[Pathway.EXACT]
+    found, _ = await phases.activate(deps, dict.fromkeys(ids, 1.0), [], None, profile, 0, scope)
+    return [found[i].fields.element_id if i in found else "-" for i in ids]
+
+
 async def walk(
     store: Neo4jEngravaCore,
     ids: list[str],
@@ -42,6 +55,7 @@ async def walk(
     rows = await store.executor.read(
         DISTINCT,
         namespace=store.namespace,
+        element_ids=await element_ids(store, ids),
         thought_ids=ids,
         duplicate_threshold=0.95,
         need=need,

@@ -4,35 +4,35 @@ activation, time ranges and calibrated scores (Spread, Decay, Filter, Score)."""
 from datetime import UTC, datetime
 
 from engrava_graph.retrieval import phases
+from engrava_graph.retrieval.candidates import RANKING_FIELDS, Candidate, MemoryFields
 from engrava_graph.retrieval.config import RetrievalConfig
-from engrava_graph.retrieval.phases import Candidate, MemoryFields
 from engrava_graph.retrieval.types import TemporalRange
 
 
 def fields(
     tid: str,
     *,
+    thought_type: str = "OBSERVATION",
     conversation: str | None = None,
     position: int | None = None,
     valid_from: datetime | None = None,
 ) -> MemoryFields:
-    return MemoryFields(
+    """The fields of a memory as the ranking read returns them (retrieval/_ranking_fields)."""
+    row = dict.fromkeys(RANKING_FIELDS)
+    row.update(
         thought_id=tid,
-        essence=tid,
-        thought_type="OBSERVATION",
-        metadata={},
+        element_id=f"4:x:{tid}",
+        thought_type=thought_type,
         priority="P3",
-        confidence=None,
         pinned=False,
         access_count=0,
-        created_at=None,
-        updated_at=None,
         updated_cycle=0,
-        last_accessed_at=None,
-        valid_from=valid_from,
         conversation_id=conversation,
         position=position,
     )
+    if valid_from is not None:
+        row["valid_from_s"], row["valid_from_us"] = int(valid_from.timestamp()), 0
+    return MemoryFields.from_row(list(row.values())).with_display([tid, tid, "{}"])
 
 
 def test_min_confidence_keeps_what_reaches_it() -> None:
@@ -129,26 +129,7 @@ def test_confidence_never_rises_down_the_ranking() -> None:
 
 
 def _typed(tid: str, thought_type: str) -> Candidate:
-    return Candidate(
-        tid,
-        fields=MemoryFields(
-            thought_id=tid,
-            essence=tid,
-            thought_type=thought_type,
-            metadata={},
-            priority="P3",
-            confidence=None,
-            pinned=False,
-            access_count=0,
-            created_at=None,
-            updated_at=None,
-            updated_cycle=0,
-            last_accessed_at=None,
-            valid_from=None,
-            conversation_id=None,
-            position=None,
-        ),
-    )
+    return Candidate(tid, fields=fields(tid, thought_type=thought_type))
 
 
 def test_at_most_one_reflection_in_the_top_five() -> None:
