@@ -34,14 +34,9 @@ CALL (activated) {
          null AS from_id, null AS via, 0.0 AS weight
   UNION ALL
   WITH activated, [a IN activated | a.t] AS activated_nodes
-  CALL (activated_nodes) {
-    UNWIND activated_nodes AS t
-    MATCH (t)-[:MENTIONS|TAGGED]->(x)
-    RETURN collect([t, x]) AS linked
-  }
   UNWIND activated[0..$seeds] AS seed
-  WITH seed.t AS s, activated_nodes, linked
-  CALL (s, activated_nodes, linked) {
+  WITH seed.t AS s, activated_nodes
+  CALL (s, activated_nodes) {
     {{> retrieval/_neighbours}}
   }
   RETURN t, null AS keyword, null AS cosine, 0 AS active, s.thought_id AS from_id, via, weight

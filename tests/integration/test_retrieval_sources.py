@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from engrava_graph.model import EdgeType
+from engrava_graph.retrieval.config import RetrievalConfig
 from tests.factories import edge, thought
 
 NOW = datetime(2024, 6, 12, tzinfo=UTC)
@@ -78,6 +79,17 @@ async def test_a_shared_entity_spreads_to_the_memories_that_mention_it(store):
     candidates = _by_id(explanation)
     assert f"ENTITY from {seed.thought_id}" in candidates[rare.thought_id].via
     assert candidates[rare.thought_id].spread > 0
+
+
+async def test_an_entity_past_the_fanout_is_not_followed(make_store):
+    # "Zanzibar" has 4 mentions, one past the fan-out of 3: no memory arrives through it.
+    store = make_store(retrieval_config=RetrievalConfig(max_entity_fanout=3))
+    await store.create_thought(thought("Priya reviewed the Zanzibar migration plan"))
+    await store.bulk_store([thought(f"Zanzibar replica number {i} is healthy") for i in range(3)])
+    explanation = await store.explain(
+        "Priya reviewed the Zanzibar migration plan", level="debug", pathway="exact"
+    )
+    assert not [via for c in explanation.candidates for via in c.via if via.startswith("ENTITY")]
 
 
 async def test_explain_and_retrieve_name_the_source_of_a_spread_result(store):
