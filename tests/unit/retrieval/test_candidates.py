@@ -1,0 +1,54 @@
+"""Reading candidates back from the cycle's row lists (retrieval/_ranking_fields and
+retrieval/_display_fields): instants from their two parts, ages, and values a hand edit left
+that no write produces."""
+
+import logging
+from datetime import UTC, datetime
+
+import pytest
+
+from engrava_graph.retrieval.candidates import DISPLAY_FIELDS, RANKING_FIELDS, MemoryFields
+
+
+def row(**values: object) -> list[object]:
+    """A ranking-fields row with defaults for what the test does not set."""
+    fields = dict.fromkeys(RANKING_FIELDS)
+    fields.update(thought_id="a", element_id="4:x:1", thought_type="OBSERVATION", priority="P3")
+    fields.update(values)
+    return list(fields.values())
+
+
+def test_an_instant_is_read_from_its_seconds_and_microsecond() -> None:
+    fields = MemoryFields.from_row(row(created_s=1_767_225_600, created_us=250_000))
+    assert fields.created_at == datetime(2026, 1, 1, 0, 0, 0, 250_000, tzinfo=UTC)
+    assert fields.updated_at is None and fields.valid_from is None
+
+
+def test_age_counts_from_the_last_access_else_from_when_it_happened() -> None:
+    happened = MemoryFields.from_row(row(created_s=1_000, valid_from_s=400))
+    assert happened.happened_s() == 400.0 and happened.age_seconds(1_000.0) == 600.0
+    accessed = MemoryFields.from_row(row(created_s=100, last_accessed_s=900, last_accessed_us=0))
+    assert accessed.age_seconds(1_000.0) == 100.0
+    assert MemoryFields.from_row(row()).age_seconds(1_000.0) is None
+
+
+def test_hand_edited_ranking_values_rank_as_the_defaults(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        fields = MemoryFields.from_row(row(priority="URGENT", confidence=7, access_count=None))
+    assert (fields.priority, fields.confidence, fields.access_count) == ("P3", None, 0)
+    assert "'a' has invalid priority, confidence" in caplog.text
+
+
+def test_display_fields_are_added_and_bad_ones_shown_as_defaults(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert len(DISPLAY_FIELDS) == 3
+    bare = MemoryFields.from_row(row())
+    assert bare.essence is None and bare.metadata is None
+    shown = bare.with_display(["a", "The deploy window", '{"team": "ops"}'])
+    assert (shown.essence, shown.metadata) == ("The deploy window", {"team": "ops"})
+    with caplog.at_level(logging.WARNING):
+        odd = bare.with_display(["a", 42, "not json"])
+    assert (odd.essence, odd.metadata) == ("42", {})
+    assert "invalid essence, metadata_json" in caplog.text
+    assert bare.with_display(["a", "x", "[1, 2]"]).metadata == {}
