@@ -461,14 +461,12 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
             boundaries=boundaries,
         )
     )[0]
-    display = {row[0]: row for row in walk["described"]}
     twins = {d["thought_id"]: d["twin"] for d in walk["dropped"]}
     walked = walk["scanned"]
+    shown = _show(ranked[:walked], walk["described"])
     kept: list[Candidate] = []
     for c in ranked[:walked]:
-        if c.thought_id in display:
-            assert c.fields is not None
-            c.fields = c.fields.with_display(display[c.thought_id])
+        if c.thought_id in shown:
             kept.append(c)
         elif c.thought_id in twins:
             c.dropped_in, c.reason = "filter", f"near-duplicate of {twins[c.thought_id]}"
@@ -491,11 +489,19 @@ async def describe(deps: CycleDeps, candidates: Iterable[Candidate]) -> None:
         element_ids=[c.fields.element_id for c in bare],  # type: ignore[union-attr]
         thought_ids=[c.thought_id for c in bare],
     )
-    display = {row[0]: row for row in rows[0]["described"]} if rows else {}
-    for c in bare:
+    _show(bare, rows[0]["described"] if rows else [])
+
+
+def _show(candidates: Iterable[Candidate], described: Iterable[Sequence[Any]]) -> set[str]:
+    """Give each of ``candidates`` its ``retrieval/_display_fields`` row from ``described``
+    (matched by thought id); returns the ids ``described`` holds (a candidate without a row
+    was deleted since it was ranked, or was not read)."""
+    display = {row[0]: row for row in described}
+    for c in candidates:
         if c.thought_id in display:
             assert c.fields is not None
             c.fields = c.fields.with_display(display[c.thought_id])
+    return set(display)
 
 
 # --------------------------------------------------------------------------- Phase 9: score
