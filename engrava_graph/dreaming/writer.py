@@ -37,7 +37,8 @@ from engrava_graph.graph.executor import GraphExecutor, run_in
 from engrava_graph.graph.mapping import record_properties
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import EdgeType, KnowledgeSource, LifecycleStatus, ThoughtType
-from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.search.derived import thought_properties
 
 _EXISTING = cypher("thoughts/existing_ids")
 _COVERED = cypher("dreaming/covered")
@@ -141,8 +142,8 @@ def _reflection_row(
             }
         },
     )
-    props = {k: v for k, v in record_properties(record).items() if v is not None}
-    props.update(content_hash=content_hash(record.content), revision=0)
+    props = {k: v for k, v in thought_properties(record).items() if v is not None}
+    props["revision"] = 0
     return {
         "props": props,
         "embedding": draft.centroid,

@@ -79,7 +79,7 @@ PER_TERM_LIMIT = 1_000
 COMMON_TERM_MIN_HITS = 64
 #: The other terms' matches read at most: the index's best for any of them (one Lucene query).
 #: A namespace with fewer matches has every one read and its document frequencies counted on
-#: the texts; a larger one takes the index's hit counts (at most ``PER_TERM_LIMIT``) instead.
+#: their stored terms; a larger one takes the index's hit counts (at most ``PER_TERM_LIMIT``).
 #: 200 and 500 gave the same LoCoMo recall on the tuning conversations (R@10 0.794); 200 reads
 #: 60 % fewer texts at 100,000 thoughts (retrieve p50 43 -> 34 ms).
 MATCH_LIMIT = 200
@@ -234,20 +234,14 @@ class SearchArms:
         row = rows[0]
         if not scan:
             self._remember_term_hits(row["hits"], known)
-        matched = row["matched"]
-        texts = [bm25.keyword_text(d["essence"], d["content"]) for d in matched]
+        matched = [_candidate(fields) for fields in row["matched"]]
         if scan:
-            df = bm25.document_frequencies(texts, terms)
-            candidates = [
-                bm25.Candidate(d["thought_id"], bm25.keyword_text(d["essence"], d["content"]))
-                for d in row["docs"]
-            ]
+            df = bm25.document_frequencies(matched, terms)
+            candidates = [_candidate(fields) for fields in row["docs"]]
         else:
-            df = _document_frequencies(row, texts, terms)
+            df = _document_frequencies(row, matched, terms)
             candidates = [
-                bm25.Candidate(d["thought_id"], text)
-                for d, text in zip(matched, texts, strict=True)
-                if d["retrievable"]
+                c for c, fields in zip(matched, row["matched"], strict=True) if fields[-1]
             ]
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
@@ -391,15 +385,29 @@ class SearchArms:
             self._stats_refresh = None
 
 
+#: The fields of ``search/_keyword_fields``, in order.
+KEYWORD_FIELDS = ("thought_id", "keyword_terms", "keyword_length", "essence", "content")
+
+
+def _candidate(fields: Sequence[Any]) -> bm25.Candidate:
+    """A ``search/_keyword_fields`` list as BM25 scores it: from the stored terms, or analysed
+    from the texts of a thought that has none current (written before they were stored, or
+    edited by hand)."""
+    thought_id, terms, length, essence, content = fields[: len(KEYWORD_FIELDS)]
+    if terms is not None:
+        return bm25.Candidate.of_terms(thought_id, terms, int(length))
+    return bm25.Candidate.of_text(thought_id, bm25.keyword_text(essence, content))
+
+
 def _document_frequencies(
-    row: dict[str, Any], texts: Sequence[str], terms: Sequence[str]
+    row: dict[str, Any], matched: Sequence[bm25.Candidate], terms: Sequence[str]
 ) -> dict[str, int]:
     """Each query term's document frequency in the namespace from a ``search/fulltext`` row:
-    counted on the texts when they are all the matches (``complete``) and the term is not
-    common, else the index's hit count."""
+    counted on the matched thoughts' terms when they are all the matches (``complete``) and the
+    term is not common, else the index's hit count."""
     hits = {h["term"]: int(h["hits"]) for h in row["hits"]}
     if not row["complete"]:
         return hits
-    df = bm25.document_frequencies(texts, terms)
+    df = bm25.document_frequencies(matched, terms)
     df.update({h["term"]: hits[h["term"]] for h in row["hits"] if h["common"]})
     return df

@@ -4,8 +4,11 @@ Neo4j's full-text index scores with BM25 over the whole database (every namespac
 documents until Lucene merges its segments), so a namespace's keyword ranking would depend on
 other tenants' data. The keyword arm therefore uses the index only to find candidates and
 scores them here with the namespace's own statistics: document count, mean document length,
-and each term's document frequency within the namespace, counted on the texts the index matched
-with the same analysis as the query (:func:`~engrava_graph.search.lucene.analyse`).
+and each term's document frequency within the namespace, counted on the thoughts the index
+matched with the same analysis as the query (:func:`~engrava_graph.search.lucene.analyse`).
+Each thought stores that analysis of its text when it is written (:func:`keyword_properties`),
+so a query reads terms, not texts, and analyses only a thought without current terms (written
+before they were stored, or edited by hand).
 
 Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
 
@@ -56,17 +59,43 @@ class CorpusStats:
     mean_length: float
 
 
+def keyword_properties(essence: str | None, content: str | None) -> dict[str, str | int]:
+    """What a thought stores of its :func:`keyword_text` for the keyword arm, so that no query
+    analyses a stored text again: ``keyword_terms``, its terms
+    (:func:`~engrava_graph.search.lucene.analyse`, repeats kept) joined by single spaces (a
+    term holds none), and ``keyword_length``, the text's length in characters (BM25's dl).
+
+    Examples:
+        >>> keyword_properties("Deploy failed", "Deploy failed: the deploy key expired")
+        {'keyword_terms': 'deploy fail deploy key expir', 'keyword_length': 37}
+    """
+    text = keyword_text(essence, content)
+    return {"keyword_terms": " ".join(analyse(text)), "keyword_length": len(text)}
+
+
 @dataclass(frozen=True)
 class Candidate:
-    """A thought the index matched.
+    """A thought the index matched, as BM25 sees it.
 
     Attributes:
         thought_id: its id.
-        text: its :func:`keyword_text`.
+        counts: how often each term occurs in its :func:`keyword_text` (do not mutate).
+        length: that text's length in characters.
     """
 
     thought_id: str
-    text: str
+    counts: Mapping[str, int]
+    length: int
+
+    @classmethod
+    def of_text(cls, thought_id: str, text: str) -> Candidate:
+        """A candidate analysed from its :func:`keyword_text`."""
+        return cls(thought_id, term_counts(text), len(text))
+
+    @classmethod
+    def of_terms(cls, thought_id: str, terms: str, length: int) -> Candidate:
+        """A candidate from its stored :func:`keyword_properties`."""
+        return cls(thought_id, Counter(terms.split()), length)
 
 
 @lru_cache(maxsize=16_384)
@@ -76,17 +105,18 @@ def term_counts(text: str) -> Counter[str]:
     return Counter(analyse(text))
 
 
-def document_frequencies(texts: Iterable[str], terms: Iterable[str]) -> dict[str, int]:
-    """How many of ``texts`` contain each of ``terms`` (analysed as :func:`term_counts` does).
+def document_frequencies(candidates: Iterable[Candidate], terms: Iterable[str]) -> dict[str, int]:
+    """How many of ``candidates`` contain each of ``terms``.
 
     Examples:
-        >>> document_frequencies(["Deploy failed", "The deployment window", "lunch"], ["deploy"])
+        >>> texts = ["Deploy failed", "The deployment window", "lunch"]
+        >>> document_frequencies([Candidate.of_text(t, t) for t in texts], ["deploy"])
         {'deploy': 2}
     """
     wanted = list(terms)
     df = dict.fromkeys(wanted, 0)
-    for text in texts:
-        for term in term_counts(text).keys() & df.keys():
+    for candidate in candidates:
+        for term in candidate.counts.keys() & df.keys():
             df[term] += 1
     return df
 
@@ -120,8 +150,8 @@ def score(
     avgdl = max(stats.mean_length, 1.0)
     scored = []
     for candidate in candidates:
-        counts = term_counts(candidate.text)
-        norm = K1 * (1.0 - B + B * len(candidate.text) / avgdl)
+        counts = candidate.counts
+        norm = K1 * (1.0 - B + B * candidate.length / avgdl)
         total = 0.0
         for term, weight in weights.items():
             tf = counts.get(term, 0)

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ValidationError
 
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import (
-    record_properties,
     removed_meta_keys,
     thought_from_properties,
 )
@@ -27,7 +26,8 @@ from engrava_graph.model.errors import (
     ThoughtNotFoundError,
     ValidationFailedError,
 )
-from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord, content_hash
+from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord
+from engrava_graph.search.derived import thought_properties
 from engrava_graph.store._base import StoreBase, evolved
 from engrava_graph.store.modes import writes
 
@@ -60,8 +60,7 @@ class ThoughtsMixin(StoreBase):
     """Thought reads and writes of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
     def _row(self, thought: ThoughtRecord, vector: list[float] | None) -> dict[str, Any]:
-        props = {k: v for k, v in record_properties(thought).items() if v is not None}
-        props["content_hash"] = content_hash(thought.content)
+        props = {k: v for k, v in thought_properties(thought).items() if v is not None}
         props["revision"] = 0
         text = (
             thought.essence
@@ -302,7 +301,7 @@ class ThoughtsMixin(StoreBase):
             text_changed = (new.essence, new.content) != (current.essence, current.content)
             vector = (await self._vectors_for([new], None))[0] if text_changed else None
             row = self._row(new, vector)
-            new_props = record_properties(new)
+            new_props = thought_properties(new)
             new_props.pop("created_at")
             rows = await self.executor.write(
                 Q["thoughts/update"],

@@ -11,6 +11,7 @@ import pytest
 
 from engrava_graph.model import MetadataFilter, ThoughtType
 from engrava_graph.search.fusion import SearchConfig, TimeConfig
+from engrava_graph.search.keyword_backfill import backfill_keyword_terms
 from tests.factories import thought
 
 TEAM = [
@@ -286,3 +287,55 @@ async def test_a_sole_namespace_reads_the_index_best_without_the_namespace_claus
     assert sent == [True, True]
     mine = {t.thought_id for t in await store.list_thoughts(limit=200)}
     assert stale and {tid for tid, _ in stale} <= mine
+
+
+async def _in_browser(store, statement: str, **params: str) -> None:
+    """Run what a person would type in Neo4j Browser against the namespace's thoughts."""
+    async with store.executor.driver.session(database=store.executor.database) as session:
+        result = await session.run(
+            f"MATCH (t:Thought {{namespace: $ns}}) {statement}", ns=store.namespace, **params
+        )
+        await result.consume()
+
+
+async def test_thoughts_without_stored_terms_rank_the_same_and_the_migration_fills_them(store):
+    """A thought written before the keyword terms were stored is analysed at query time, with
+    the same rankings; the migration gives it its terms."""
+    await store.bulk_store([thought(text) for text in TEAM])
+    stored = await _rankings(store)
+    await _in_browser(store, "REMOVE t.keyword_terms, t.keyword_length")
+    assert await _rankings(store) == stored
+    assert await backfill_keyword_terms(store.executor) >= len(TEAM)
+    assert await backfill_keyword_terms(store.executor) == 0
+    assert await _rankings(store) == stored
+
+
+async def test_a_text_edited_by_hand_is_searched_as_edited(store):
+    """An edit in Neo4j Browser leaves the stored terms behind; the keyword arm notices (the
+    text's length changed) and analyses the text as it is now."""
+    first, second = await store.bulk_store(
+        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Lunch is at noon")]
+    )
+    await _in_browser(
+        store,
+        "WHERE t.thought_id = $first SET t.essence = 'Xylophone lessons', "
+        "t.content = 'Xylophone lessons on Monday'",
+        first=first.thought_id,
+    )
+    await _in_browser(
+        store, "WHERE t.thought_id = $second SET t.essence = 'Xylophone'", second=second.thought_id
+    )  # the content keeps its length: only the essence tells
+    found = {tid for tid, _ in await store.search_fts("xylophone")}
+    assert found == {first.thought_id, second.thought_id}
+    assert await store.search_fts("deployment window") == []
+
+
+async def test_an_update_stores_the_new_text_for_search_and_deduplication(store):
+    (note,) = await store.bulk_store([thought("The deployment window is Tuesday 2-4pm UTC")])
+    await store.update_thought(
+        note.thought_id, essence="Lunch is at noon", content="Lunch is at noon"
+    )
+    assert [tid for tid, _ in await store.search_fts("lunch noon")] == [note.thought_id]
+    assert await store.search_fts("deployment window") == []
+    again = await store.create_thought(thought("Lunch is at noon"), deduplicate=True)
+    assert again.thought_id == note.thought_id

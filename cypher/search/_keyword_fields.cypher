@@ -1,0 +1,17 @@
+// Fragment: what the keyword arm scores candidate `t` on, as one list
+// (engrava_graph.search.arms.KEYWORD_FIELDS): thought_id, then the analysed terms and the text
+// length stored with it (keyword_terms, keyword_length) while they are current, else null, null
+// and the texts to analyse (essence, content). Current: the stored length is the length of the
+// text as it is now (content when it starts with essence, else essence, newline, content, as
+// engrava_graph.search.bm25.keyword_text), which an edit by hand in Neo4j Browser almost always
+// changes; a thought written before the terms were stored has none.
+[t.thought_id] + CASE
+  WHEN t.keyword_terms IS NOT NULL
+       AND t.keyword_length = CASE
+         WHEN trim(coalesce(t.content, '')) STARTS WITH trim(coalesce(t.essence, ''))
+         THEN size(coalesce(t.content, ''))
+         ELSE size(coalesce(t.essence, '')) + 1 + size(coalesce(t.content, ''))
+       END
+  THEN [t.keyword_terms, t.keyword_length, null, null]
+  ELSE [null, null, t.essence, t.content]
+END
