@@ -90,16 +90,3 @@ def test_max_batch_must_be_positive() -> None:
     model = _Model()
     with pytest.raises(ValueError, match="max_batch"):
         Coalescer(model.borrow, model.run, max_batch=0)
-
-
-def test_the_provider_embeds_concurrent_questions_as_it_embeds_them_alone() -> None:
-    from engrava_graph.embeddings import SentenceTransformerProvider
-
-    provider = SentenceTransformerProvider(cache_size=0)
-    questions = [f"What did Caroline say about the meeting number {i}?" for i in range(12)]
-    alone = np.vstack([provider.embed([q]) for q in questions])
-    with ThreadPoolExecutor(6) as pool:
-        together = np.vstack(list(pool.map(lambda q: provider.embed([q]), questions)))
-    assert together.shape == (12, provider.dimensions)
-    assert np.abs(together - alone).max() < 1e-5
-    assert provider.coalescer.texts == 24  # every question embedded once per pass
