@@ -20,7 +20,6 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
-from engrava_graph.embeddings.coalesce import Coalescer
 from engrava_graph.embeddings.onnx_backend import (
     OnnxSession,
     OnnxSpec,
@@ -146,9 +145,6 @@ class SentenceTransformerProvider:
     Attributes:
         backend: ``"onnx"`` or ``"torch"``, what runs the model (``"onnx"`` may turn
             ``"torch"`` at the first load under ``backend="auto"``, see above).
-        cache: the query cache.
-        coalescer: batches the single texts that wait for a replica; its ``batches`` and
-            ``texts`` count what it ran.
 
     Replicas load lazily, one more whenever every loaded one is busy and fewer than
     ``workers`` exist. Why replicas and not one shared model: the Hugging Face fast tokenizer
@@ -184,7 +180,6 @@ class SentenceTransformerProvider:
         self._threads = threads
         self._workers = workers
         self.cache = QueryCache(cache_size)
-        self.coalescer = Coalescer(self._replica, self._encode_queries, batch_size)
         self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
         self._loaded = 0
         self._load_lock = threading.Lock()  # guards _loaded and model construction
@@ -292,39 +287,26 @@ class SentenceTransformerProvider:
         """Embed ``texts`` into an L2-normalised ``float32`` array ``(len(texts), dimensions)``.
 
         Safe to call from several threads (see the class). A single text is looked up in the
-        cache first and remembered after; single texts that arrive while every replica is busy
-        are embedded together, in one forward pass, by the next free replica
-        (:class:`~engrava_graph.embeddings.coalesce.Coalescer`; :attr:`coalescer` counts the
-        passes).
+        cache first and remembered after.
         """
         texts = list(texts)
-        if len(texts) != 1:
-            with self._replica() as model:
-                return self._encode(model, texts)
-        cached = self.cache.get(texts[0])
-        if cached is not None:
-            return cached[np.newaxis, :].copy()
-        vector = self.coalescer.embed(texts[0])
-        return vector[np.newaxis, :].copy()
-
-    def _encode(self, model: Any, texts: list[str]) -> np.ndarray:
-        """``texts`` embedded on one borrowed replica, ``float32`` ``(len(texts), d)``."""
-        if isinstance(model, _OnnxReplica):
-            vectors = model.session.encode(model.tokenizer, texts, self._batch_size)
-        else:
-            vectors = model.encode(
-                texts,
-                batch_size=self._batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
-
-    def _encode_queries(self, model: Any, texts: list[str]) -> np.ndarray:
-        """:meth:`_encode` for the coalescer's batches of single texts, each remembered in the
-        cache."""
-        vectors = self._encode(model, texts)
-        for text, vector in zip(texts, vectors, strict=True):
-            self.cache.put(text, vector)
+        single = len(texts) == 1
+        if single:
+            cached = self.cache.get(texts[0])
+            if cached is not None:
+                return cached[np.newaxis, :].copy()
+        with self._replica() as model:
+            if isinstance(model, _OnnxReplica):
+                vectors = model.session.encode(model.tokenizer, texts, self._batch_size)
+            else:
+                vectors = model.encode(
+                    texts,
+                    batch_size=self._batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if single:
+            self.cache.put(texts[0], vectors[0])
         return vectors
