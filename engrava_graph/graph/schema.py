@@ -9,7 +9,7 @@ migration from 2 on 2026.x drops the index and builds it again with them; the bu
 background and ``ensure_schema`` waits for it (``index_timeout_seconds``), about a minute per
 100,000 vectors on two cores. 4 = every thought stores its analysed keyword terms
 (``keyword_terms``, ``keyword_length``); the migration from 3 fills them in for the thoughts
-written before (the caller's ``backfill``, about 10 s per 100,000 thoughts).
+written before (the caller's ``backfill``, about 30 s per 100,000 thoughts).
 """
 
 from __future__ import annotations
