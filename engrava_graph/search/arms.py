@@ -234,10 +234,10 @@ class SearchArms:
         row = rows[0]
         if not scan:
             self._remember_term_hits(row["hits"], known)
-        matched = [_candidate(fields) for fields in row["matched"]]
+        matched = [_candidate(fields, terms) for fields in row["matched"]]
         if scan:
             df = bm25.document_frequencies(matched, terms)
-            candidates = [_candidate(fields) for fields in row["docs"]]
+            candidates = [_candidate(fields, terms) for fields in row["docs"]]
         else:
             df = _document_frequencies(row, matched, terms)
             candidates = [
@@ -389,14 +389,14 @@ class SearchArms:
 KEYWORD_FIELDS = ("thought_id", "keyword_terms", "keyword_length", "essence", "content")
 
 
-def _candidate(fields: Sequence[Any]) -> bm25.Candidate:
-    """A ``search/_keyword_fields`` list as BM25 scores it: from the stored terms, or analysed
-    from the texts of a thought that has none current (written before they were stored, or
-    edited by hand)."""
-    thought_id, terms, length, essence, content = fields[: len(KEYWORD_FIELDS)]
-    if terms is not None:
-        return bm25.Candidate.of_terms(thought_id, terms, int(length))
-    return bm25.Candidate.of_text(thought_id, bm25.keyword_text(essence, content))
+def _candidate(fields: Sequence[Any], terms: Sequence[str]) -> bm25.Candidate:
+    """A ``search/_keyword_fields`` list as BM25 scores it for the query ``terms``: from the
+    stored terms, or analysed from the texts of a thought that has none current (written
+    before they were stored, or edited by hand)."""
+    thought_id, stored, length, essence, content = fields[: len(KEYWORD_FIELDS)]
+    if stored is not None:
+        return bm25.Candidate.of_terms(thought_id, stored, int(length), terms)
+    return bm25.Candidate.of_text(thought_id, bm25.keyword_text(essence, content), terms)
 
 
 def _document_frequencies(

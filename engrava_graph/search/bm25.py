@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from engrava_graph.search.lucene import analyse
 
@@ -73,29 +74,31 @@ def keyword_properties(essence: str | None, content: str | None) -> dict[str, st
     return {"keyword_terms": " ".join(analyse(text)), "keyword_length": len(text)}
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """A thought the index matched, as BM25 sees it.
+class Candidate(NamedTuple):
+    """A thought the index matched, as BM25 sees it for one query.
 
     Attributes:
         thought_id: its id.
-        counts: how often each term occurs in its :func:`keyword_text` (do not mutate).
+        tf: how often each query term occurs in its :func:`keyword_text`, in the query's
+            term order.
         length: that text's length in characters.
     """
 
     thought_id: str
-    counts: Mapping[str, int]
+    tf: tuple[int, ...]
     length: int
 
     @classmethod
-    def of_text(cls, thought_id: str, text: str) -> Candidate:
+    def of_text(cls, thought_id: str, text: str, terms: Sequence[str]) -> Candidate:
         """A candidate analysed from its :func:`keyword_text`."""
-        return cls(thought_id, term_counts(text), len(text))
+        counts = term_counts(text)
+        return cls(thought_id, tuple(counts.get(t, 0) for t in terms), len(text))
 
     @classmethod
-    def of_terms(cls, thought_id: str, terms: str, length: int) -> Candidate:
-        """A candidate from its stored :func:`keyword_properties`."""
-        return cls(thought_id, Counter(terms.split()), length)
+    def of_terms(cls, thought_id: str, stored: str, length: int, terms: Sequence[str]) -> Candidate:
+        """A candidate from its stored :func:`keyword_properties` (``keyword_terms``,
+        ``keyword_length``)."""
+        return cls(thought_id, tuple(map(stored.split().count, terms)), length)
 
 
 @lru_cache(maxsize=16_384)
@@ -105,20 +108,21 @@ def term_counts(text: str) -> Counter[str]:
     return Counter(analyse(text))
 
 
-def document_frequencies(candidates: Iterable[Candidate], terms: Iterable[str]) -> dict[str, int]:
-    """How many of ``candidates`` contain each of ``terms``.
+def document_frequencies(candidates: Iterable[Candidate], terms: Sequence[str]) -> dict[str, int]:
+    """How many of ``candidates`` contain each of the query ``terms`` (their order in
+    :attr:`Candidate.tf`).
 
     Examples:
-        >>> texts = ["Deploy failed", "The deployment window", "lunch"]
-        >>> document_frequencies([Candidate.of_text(t, t) for t in texts], ["deploy"])
+        >>> texts, terms = ["Deploy failed", "The deployment window", "lunch"], ["deploy"]
+        >>> document_frequencies([Candidate.of_text(t, t, terms) for t in texts], terms)
         {'deploy': 2}
     """
-    wanted = list(terms)
-    df = dict.fromkeys(wanted, 0)
+    df = [0] * len(terms)
     for candidate in candidates:
-        for term in candidate.counts.keys() & df.keys():
-            df[term] += 1
-    return df
+        for i, tf in enumerate(candidate.tf):
+            if tf:
+                df[i] += 1
+    return dict(zip(terms, df, strict=True))
 
 
 def idf(documents: int, df: int) -> float:
@@ -133,9 +137,10 @@ def idf(documents: int, df: int) -> float:
 
 
 def score(
-    candidates: Iterable[Candidate], terms: Iterable[str], df: Mapping[str, int], stats: CorpusStats
+    candidates: Iterable[Candidate], terms: Sequence[str], df: Mapping[str, int], stats: CorpusStats
 ) -> list[tuple[str, float]]:
-    """BM25 of each candidate for the query ``terms`` (distinct, analysed).
+    """BM25 of each candidate for the query ``terms`` (distinct, analysed; the order of
+    :attr:`Candidate.tf`).
 
     Args:
         candidates: the matched thoughts.
@@ -146,15 +151,13 @@ def score(
     Returns:
         ``(thought_id, score > 0)`` best first, ties by thought_id; thoughts scoring 0 left out.
     """
-    weights = {t: idf(stats.documents, df.get(t, 0)) for t in terms}
+    weights = [idf(stats.documents, df.get(t, 0)) for t in terms]
     avgdl = max(stats.mean_length, 1.0)
     scored = []
     for candidate in candidates:
-        counts = candidate.counts
         norm = K1 * (1.0 - B + B * candidate.length / avgdl)
         total = 0.0
-        for term, weight in weights.items():
-            tf = counts.get(term, 0)
+        for weight, tf in zip(weights, candidate.tf, strict=True):
             if tf:
                 total += weight * tf * (K1 + 1.0) / (tf + norm)
         if total > 0.0:

@@ -137,21 +137,23 @@ def test_a_negated_auxiliary_meets_the_token_the_index_keeps_whole() -> None:
 
 def test_document_frequencies_count_texts_with_the_term_under_the_same_analysis() -> None:
     texts = ["Deploy failed at 3pm", "The deployment window", "Missing env variable"]
-    candidates = [bm25.Candidate.of_text(text, text) for text in texts]
-    assert bm25.document_frequencies(candidates, ["deploy", "schedul"]) == {
+    terms = ["deploy", "schedul"]
+    candidates = [bm25.Candidate.of_text(text, text, terms) for text in texts]
+    assert bm25.document_frequencies(candidates, terms) == {
         "deploy": 2,
         "schedul": 0,
     }
 
 
 def test_bm25_scores_only_what_the_analysis_matches() -> None:
+    terms = ["deploy", "generat"]
     candidates = [
-        bm25.Candidate.of_text("window", "The deployment window is Tuesday 2-4pm UTC"),
-        bm25.Candidate.of_text("failed", "Deploy failed at 3pm"),
-        bm25.Candidate.of_text("general", "A general remark"),  # a Porter-only match of "generate"
+        bm25.Candidate.of_text("window", "The deployment window is Tuesday 2-4pm UTC", terms),
+        bm25.Candidate.of_text("failed", "Deploy failed at 3pm", terms),
+        bm25.Candidate.of_text("general", "A general remark", terms),  # Porter-only "generate"
     ]
     stats = bm25.CorpusStats(documents=100, mean_length=30.0)
-    ranked = bm25.score(candidates, ["deploy", "generat"], {"deploy": 2, "generat": 1}, stats)
+    ranked = bm25.score(candidates, terms, {"deploy": 2, "generat": 1}, stats)
     assert [tid for tid, _ in ranked] == ["failed", "window"]  # the shorter text first
     assert all(s > 0 for _, s in ranked)
 
@@ -159,13 +161,15 @@ def test_bm25_scores_only_what_the_analysis_matches() -> None:
 def test_stored_terms_score_as_the_text_they_came_from() -> None:
     text = "Deploy failed: the deploy key expired, deployments paused"
     stored = bm25.keyword_properties(text, text)
-    from_terms = bm25.Candidate.of_terms("t", stored["keyword_terms"], stored["keyword_length"])
-    from_text = bm25.Candidate.of_text("t", text)
-    assert (dict(from_terms.counts), from_terms.length) == (dict(from_text.counts), len(text))
+    terms = ["deploy", "key", "lunch"]
+    from_terms = bm25.Candidate.of_terms(
+        "t", str(stored["keyword_terms"]), int(stored["keyword_length"]), terms
+    )
+    assert from_terms == bm25.Candidate.of_text("t", text, terms) == ("t", (3, 1, 0), len(text))
     stats = bm25.CorpusStats(documents=10, mean_length=40.0)
     df = {"deploy": 3, "key": 1}
-    assert bm25.score([from_terms], ["deploy", "key"], df, stats) == bm25.score(
-        [from_text], ["deploy", "key"], df, stats
+    assert bm25.score([from_terms], terms, df, stats) == bm25.score(
+        [bm25.Candidate.of_text("t", text, terms)], terms, df, stats
     )
 
 
