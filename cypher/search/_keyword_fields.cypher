@@ -6,7 +6,11 @@
 // engrava_graph.search.bm25.keyword_text), which an edit by hand in Neo4j Browser almost always
 // changes; a thought written before the terms were stored has none.
 [t.thought_id] + CASE
-  WHEN t.keyword_terms IS NOT NULL
+  // A text set by hand to another type than a string: no trim() on it (the caller reads it as
+  // empty).
+  WHEN NOT (coalesce(t.essence, '') IS :: STRING AND coalesce(t.content, '') IS :: STRING)
+  THEN [null, null, t.essence, t.content]
+  WHEN t.keyword_terms IS :: STRING
        AND t.keyword_length = CASE
          WHEN trim(coalesce(t.content, '')) STARTS WITH trim(coalesce(t.essence, ''))
          THEN size(coalesce(t.content, ''))

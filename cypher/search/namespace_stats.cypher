@@ -8,7 +8,10 @@
 CALL () {
   MATCH (t:Thought {namespace: $namespace})
   RETURN count(t) AS in_namespace,
-         coalesce(avg(CASE WHEN trim(coalesce(t.content, '')) STARTS WITH trim(coalesce(t.essence, ''))
+         coalesce(avg(CASE WHEN NOT (coalesce(t.content, '') IS :: STRING
+                                     AND coalesce(t.essence, '') IS :: STRING)
+                           THEN 0 // a text set by hand to another type: read as empty
+                           WHEN trim(coalesce(t.content, '')) STARTS WITH trim(coalesce(t.essence, ''))
                            THEN size(coalesce(t.content, ''))
                            ELSE size(coalesce(t.essence, '')) + 1 + size(coalesce(t.content, ''))
                       END), 0.0) AS mean_length,

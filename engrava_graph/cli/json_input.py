@@ -28,11 +28,17 @@ def problem(error: Exception) -> str:
     """What is wrong with a parsed JSON value, in one line (no exception class names).
 
     Args:
-        error: a :class:`json.JSONDecodeError`, a ``KeyError`` (a missing field), a pydantic
+        error: a :class:`json.JSONDecodeError`, a :class:`UnicodeDecodeError` (the file is not
+            UTF-8), a ``KeyError`` (a missing field), a pydantic
             ``ValidationError``, a :class:`ValidationFailedError` or another ``ValueError``.
     """
     if isinstance(error, json.JSONDecodeError):
         return f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+    if isinstance(error, UnicodeDecodeError):
+        return (
+            f"not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset {error.start}); "
+            f"save the file as UTF-8"
+        )
     if isinstance(error, KeyError):
         return f"missing field {error.args[0]!r}"
     if isinstance(error, ValidationError):
@@ -43,7 +49,8 @@ def problem(error: Exception) -> str:
 
 
 def open_input(path: Path) -> IO[str]:
-    """``path`` opened for reading as UTF-8 text, or stdin for ``-``.
+    """``path`` opened for reading as UTF-8 text (a leading byte order mark skipped, as the
+    REST API accepts one), or stdin for ``-``.
 
     Raises:
         DatasetError: the file does not exist or cannot be read (a usage error: exit code 2).
@@ -51,7 +58,7 @@ def open_input(path: Path) -> IO[str]:
     if str(path) == "-":
         return sys.stdin
     try:
-        return path.open(encoding="utf-8")
+        return path.open(encoding="utf-8-sig")
     except OSError as error:
         raise DatasetError(f"{path}: cannot read it ({error.strerror or error})") from None
 

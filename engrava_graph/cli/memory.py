@@ -447,8 +447,11 @@ def import_namespace(
     thoughts are written in one transaction, then the edges in one."""
 
     async def work() -> dict[str, Any]:
-        with open_input(path) as stream:
-            header, thoughts, vectors, edges = read_export(iter(stream))
+        try:
+            with open_input(path) as stream:
+                header, thoughts, vectors, edges = read_export(iter(stream))
+        except UnicodeDecodeError as error:
+            raise DatasetError(f"{path}: {problem(error)}") from None
         known = {t.thought_id for t in thoughts}
         missing = sorted({i for e in edges for i in (e.from_thought_id, e.to_thought_id)} - known)
         if missing:

@@ -392,11 +392,13 @@ KEYWORD_FIELDS = ("thought_id", "keyword_terms", "keyword_length", "essence", "c
 def _candidate(fields: Sequence[Any], terms: Sequence[str]) -> bm25.Candidate:
     """A ``search/_keyword_fields`` list as BM25 scores it for the query ``terms``: from the
     stored terms, or analysed from the texts of a thought that has none current (written
-    before they were stored, or edited by hand)."""
+    before they were stored, or edited by hand, also to a value that is not a string)."""
     thought_id, stored, length, essence, content = fields[: len(KEYWORD_FIELDS)]
-    if stored is not None:
-        return bm25.Candidate.of_terms(thought_id, stored, int(length), terms)
-    return bm25.Candidate.of_text(thought_id, bm25.keyword_text(essence, content), terms)
+    if isinstance(stored, str) and isinstance(length, int):
+        return bm25.Candidate.of_terms(thought_id, stored, length, terms)
+    # A value of another type was set by hand: the text as a thought holds it, a string.
+    text = bm25.keyword_text(*(v if isinstance(v, str) else None for v in (essence, content)))
+    return bm25.Candidate.of_text(thought_id, text, terms)
 
 
 def _document_frequencies(

@@ -330,6 +330,27 @@ async def test_a_text_edited_by_hand_is_searched_as_edited(store):
     assert await store.search_fts("deployment window") == []
 
 
+async def test_stored_terms_set_by_hand_to_another_type_are_ignored(store):
+    """Values a person typed in Neo4j Browser that no write produces (a number for the terms,
+    a string for the length, a number for the content) never fail a query: the text as it is
+    is analysed, and a non-string text counts as empty."""
+    first, second = await store.bulk_store(
+        [thought("Yak grooming on Sundays"), thought("Yak shearing in spring")]
+    )
+    await _in_browser(
+        store, "WHERE t.thought_id = $id SET t.keyword_terms = 5", id=first.thought_id
+    )
+    await _in_browser(
+        store,
+        "WHERE t.thought_id = $id SET t.keyword_length = 'x', t.content = 42",
+        id=second.thought_id,
+    )
+    found = {tid for tid, _ in await store.search_fts("yak")}
+    assert found == {first.thought_id, second.thought_id}  # the second by its essence
+    response = await store.retrieve("yak grooming", top_k=5, now=NOW)
+    assert response.results[0].thought_id == first.thought_id
+
+
 async def test_an_update_stores_the_new_text_for_search_and_deduplication(store):
     (note,) = await store.bulk_store([thought("The deployment window is Tuesday 2-4pm UTC")])
     await store.update_thought(

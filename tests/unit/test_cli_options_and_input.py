@@ -216,3 +216,21 @@ def test_explain_lists_the_results_in_rank_order_then_the_dropped_ones() -> None
     explanation = Explanation.model_construct(results=results, candidates=candidates)
     listed = [(rank, trace.thought_id) for rank, trace in ranked_candidates(explanation)]
     assert listed == [(1, "c"), (2, "a"), (3, "b"), (None, "x")]
+
+
+def test_a_conversation_file_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    body = {"conversation_id": "c", "messages": [{"speaker": "A", "content": "hi"}]}
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(body).encode())
+    conversation_id, messages = read_conversation(path)
+    assert conversation_id == "c" and [m.content for m in messages] == ["hi"]
+
+
+def test_a_file_that_is_not_utf8_says_so_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"conversation_id": "café"}'.encode("latin-1"))
+    with pytest.raises(DatasetError) as caught:
+        read_conversation(path)
+    code, message = describe(caught.value)
+    assert code == 2 and "not UTF-8 text (byte 0xe9 at offset 24)" in message
+    assert "\n" not in message and "codec" not in message
