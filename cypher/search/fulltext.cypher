@@ -1,15 +1,15 @@
 // Keyword arm, candidates: the namespace's thoughts the full-text index matches for the analysed
-// query terms, each once with its stored terms (search/_keyword_fields) and whether it is
-// retrievable; the caller computes BM25 on these terms with the namespace's statistics (the
-// index's scores are database-wide, and its Porter stemmer differs from the query side's).
+// query terms, each once with its text and whether it is retrievable; the caller computes BM25
+// on its own analysis of these texts with the namespace's statistics (the index's scores are
+// database-wide, and its Porter stemmer differs from the query side's).
 // Per term, one Lucene query with the required ns_token clause counts its hits (at most its
 // `limit`; no property is read); a term whose count the caller already knows (`hits`, cached
 // with the namespace's statistics) and has no hit to read (`limit` 0) is not queried. A common
 // term, one matched in at least half of the namespace ($documents thoughts; a speaker's name on
 // every turn) and in at least $common_min_hits thoughts, has BM25's idf floored to almost
 // nothing: only its $common_keep best hits are read. The other terms' hits are all read when
-// they are at most $match_limit (`complete`: the caller counts document frequencies on their
-// terms); when there are more, one Lucene query for any of those terms inside the namespace
+// they are at most $match_limit (`complete`: the caller counts document frequencies on the
+// texts); when there are more, one Lucene query for any of those terms inside the namespace
 // reads the index's $match_limit best (the caller takes the hit counts as document
 // frequencies). When the namespace holds every thought of the database ($sole_namespace, from
 // the caller's statistics) that query leaves out the ns_token clause: intersecting with a
@@ -21,8 +21,7 @@
 //         hits: INTEGER or null (known hit count)}>), $ns_token (STRING), $sole_namespace
 //         (BOOLEAN), $documents,
 //         $common_min_hits, $common_keep, $match_limit (INTEGERs), and the _retrievable params
-// returns: one row, matched (LIST of search/_keyword_fields lists, each followed by retrievable:
-//          BOOLEAN),
+// returns: one row, matched (LIST<MAP {thought_id, essence, content, retrievable: BOOLEAN}>),
 //          hits (LIST<MAP {term: STRING, hits: INTEGER, common: BOOLEAN}>), complete (BOOLEAN)
 CALL () {
   UNWIND $term_queries AS tq
@@ -62,7 +61,8 @@ CALL (per_term, best) {
   UNWIND best + reduce(kept = [], p IN [x IN per_term WHERE x.common]
                        | kept + p.hits[0..$common_keep]) AS t
   WITH DISTINCT t
-  RETURN collect({{> search/_keyword_fields}} + [{{> search/_retrievable}}]) AS matched
+  RETURN collect({thought_id: t.thought_id, essence: t.essence, content: t.content,
+                  retrievable: {{> search/_retrievable}}}) AS matched
 }
 RETURN matched, [p IN per_term | {term: p.term, hits: p.count, common: p.common}] AS hits,
        complete

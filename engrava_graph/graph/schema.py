@@ -7,14 +7,11 @@ Versions: 2 = the vector index holds the vector only; 3 = on Neo4j 2026.01 and l
 holds ``namespace`` and ``lifecycle_status`` as filter properties (on 5.26 nothing changes). The
 migration from 2 on 2026.x drops the index and builds it again with them; the build runs in the
 background and ``ensure_schema`` waits for it (``index_timeout_seconds``), about a minute per
-100,000 vectors on two cores. 4 = every thought stores its analysed keyword terms
-(``keyword_terms``, ``keyword_length``); the migration from 3 fills them in for the thoughts
-written before (the caller's ``backfill``, about 30 s per 100,000 thoughts).
+100,000 vectors on two cores.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from engrava_graph.graph.dialect import server_line
@@ -24,9 +21,7 @@ from engrava_graph.model.enums import EdgeType, NodeLabel
 from engrava_graph.model.errors import EmbeddingDimensionMismatchError, SchemaVersionError
 
 #: Bump when a migration changes the graph's shape.
-SCHEMA_VERSION = 4
-#: The first version whose thoughts store their keyword terms.
-KEYWORD_TERMS_VERSION = 4
+SCHEMA_VERSION = 3
 VECTOR_INDEX = "thought_embedding"
 #: The filter properties of the vector index on Neo4j 2026.x (after the vector property).
 VECTOR_FILTER_PROPERTIES = ("namespace", "lifecycle_status")
@@ -108,11 +103,7 @@ MAX_VECTOR_DIMENSIONS = 4096
 
 
 async def ensure_schema(
-    executor: GraphExecutor,
-    *,
-    dimensions: int,
-    index_timeout_seconds: int = 300,
-    backfill: Callable[[GraphExecutor], Awaitable[int]] | None = None,
+    executor: GraphExecutor, *, dimensions: int, index_timeout_seconds: int = 300
 ) -> int:
     """Create every constraint and index (idempotently), wait until they are ONLINE, and record
     :data:`SCHEMA_VERSION`. On Neo4j 2026.x a vector index without the filter properties
@@ -122,10 +113,6 @@ async def ensure_schema(
         executor: the connection.
         dimensions: vector index dimensions (from the embedding provider; 1..4096).
         index_timeout_seconds: how long to wait for indexes to come online, in seconds.
-        backfill: run once when the recorded version is older than
-            :data:`KEYWORD_TERMS_VERSION` (or none is recorded), before the new version is
-            recorded: stores the keyword terms of older thoughts (the store passes
-            :func:`~engrava_graph.search.keyword_backfill.backfill_keyword_terms`).
 
     Returns:
         The schema version now recorded.
@@ -151,7 +138,5 @@ async def ensure_schema(
     for stmt in schema_statements(filtered_vector_index=filtered):
         await executor.run_auto_commit(stmt, dimensions=dimensions)
     await executor.run_auto_commit(_AWAIT, timeout_seconds=index_timeout_seconds)
-    if backfill is not None and (recorded is None or recorded < KEYWORD_TERMS_VERSION):
-        await backfill(executor)
     await executor.write(_SET_VERSION, version=SCHEMA_VERSION, now=datetime.now(UTC))
     return SCHEMA_VERSION

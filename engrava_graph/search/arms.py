@@ -79,7 +79,7 @@ PER_TERM_LIMIT = 1_000
 COMMON_TERM_MIN_HITS = 64
 #: The other terms' matches read at most: the index's best for any of them (one Lucene query).
 #: A namespace with fewer matches has every one read and its document frequencies counted on
-#: their stored terms; a larger one takes the index's hit counts (at most ``PER_TERM_LIMIT``).
+#: the texts; a larger one takes the index's hit counts (at most ``PER_TERM_LIMIT``) instead.
 #: 200 and 500 gave the same LoCoMo recall on the tuning conversations (R@10 0.794); 200 reads
 #: 60 % fewer texts at 100,000 thoughts (retrieve p50 43 -> 34 ms).
 MATCH_LIMIT = 200
@@ -234,14 +234,14 @@ class SearchArms:
         row = rows[0]
         if not scan:
             self._remember_term_hits(row["hits"], known)
-        matched = [_candidate(fields, terms) for fields in row["matched"]]
+        matched = [_candidate(d, terms) for d in row["matched"]]
         if scan:
             df = bm25.document_frequencies(matched, terms)
-            candidates = [_candidate(fields, terms) for fields in row["docs"]]
+            candidates = [_candidate(d, terms) for d in row["docs"]]
         else:
             df = _document_frequencies(row, matched, terms)
             candidates = [
-                c for c, fields in zip(matched, row["matched"], strict=True) if fields[-1]
+                c for c, d in zip(matched, row["matched"], strict=True) if d["retrievable"]
             ]
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
@@ -385,28 +385,19 @@ class SearchArms:
             self._stats_refresh = None
 
 
-#: The fields of ``search/_keyword_fields``, in order.
-KEYWORD_FIELDS = ("thought_id", "keyword_terms", "keyword_length", "essence", "content")
-
-
-def _candidate(fields: Sequence[Any], terms: Sequence[str]) -> bm25.Candidate:
-    """A ``search/_keyword_fields`` list as BM25 scores it for the query ``terms``: from the
-    stored terms, or analysed from the texts of a thought that has none current (written
-    before they were stored, or edited by hand, also to a value that is not a string)."""
-    thought_id, stored, length, essence, content = fields[: len(KEYWORD_FIELDS)]
-    if isinstance(stored, str) and isinstance(length, int):
-        return bm25.Candidate.of_terms(thought_id, stored, length, terms)
-    # A value of another type was set by hand: the text as a thought holds it, a string.
-    text = bm25.keyword_text(*(v if isinstance(v, str) else None for v in (essence, content)))
-    return bm25.Candidate.of_text(thought_id, text, terms)
+def _candidate(d: dict[str, Any], terms: Sequence[str]) -> bm25.Candidate:
+    """A matched thought (``thought_id``, ``essence``, ``content``) as BM25 scores it for the
+    query ``terms``; a text set by hand to another type than a string counts as empty."""
+    texts = (v if isinstance(v, str) else None for v in (d["essence"], d["content"]))
+    return bm25.Candidate.of_text(d["thought_id"], bm25.keyword_text(*texts), terms)
 
 
 def _document_frequencies(
     row: dict[str, Any], matched: Sequence[bm25.Candidate], terms: Sequence[str]
 ) -> dict[str, int]:
     """Each query term's document frequency in the namespace from a ``search/fulltext`` row:
-    counted on the matched thoughts' terms when they are all the matches (``complete``) and the
-    term is not common, else the index's hit count."""
+    counted on the matched texts when they are all the matches (``complete``) and the term is
+    not common, else the index's hit count."""
     hits = {h["term"]: int(h["hits"]) for h in row["hits"]}
     if not row["complete"]:
         return hits

@@ -6,9 +6,6 @@ other tenants' data. The keyword arm therefore uses the index only to find candi
 scores them here with the namespace's own statistics: document count, mean document length,
 and each term's document frequency within the namespace, counted on the thoughts the index
 matched with the same analysis as the query (:func:`~engrava_graph.search.lucene.analyse`).
-Each thought stores that analysis of its text when it is written (:func:`keyword_properties`),
-so a query reads terms, not texts, and analyses only a thought without current terms (written
-before they were stored, or edited by hand).
 
 Formula (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond")::
 
@@ -60,20 +57,6 @@ class CorpusStats:
     mean_length: float
 
 
-def keyword_properties(essence: str | None, content: str | None) -> dict[str, str | int]:
-    """What a thought stores of its :func:`keyword_text` for the keyword arm, so that no query
-    analyses a stored text again: ``keyword_terms``, its terms
-    (:func:`~engrava_graph.search.lucene.analyse`, repeats kept) joined by single spaces (a
-    term holds none), and ``keyword_length``, the text's length in characters (BM25's dl).
-
-    Examples:
-        >>> keyword_properties("Deploy failed", "Deploy failed: the deploy key expired")
-        {'keyword_terms': 'deploy fail deploy key expir', 'keyword_length': 37}
-    """
-    text = keyword_text(essence, content)
-    return {"keyword_terms": " ".join(analyse(text)), "keyword_length": len(text)}
-
-
 class Candidate(NamedTuple):
     """A thought the index matched, as BM25 sees it for one query.
 
@@ -93,12 +76,6 @@ class Candidate(NamedTuple):
         """A candidate analysed from its :func:`keyword_text`."""
         counts = term_counts(text)
         return cls(thought_id, tuple(counts.get(t, 0) for t in terms), len(text))
-
-    @classmethod
-    def of_terms(cls, thought_id: str, stored: str, length: int, terms: Sequence[str]) -> Candidate:
-        """A candidate from its stored :func:`keyword_properties` (``keyword_terms``,
-        ``keyword_length``)."""
-        return cls(thought_id, tuple(map(stored.split().count, terms)), length)
 
 
 @lru_cache(maxsize=16_384)

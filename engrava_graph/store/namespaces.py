@@ -10,7 +10,6 @@ from engrava_graph.graph.registry import cypher
 from engrava_graph.model.bounds import scalar_problem
 from engrava_graph.model.enums import NodeLabel
 from engrava_graph.model.errors import ValidationFailedError
-from engrava_graph.search.keyword_backfill import backfill_keyword_terms
 from engrava_graph.store._base import StoreBase
 from engrava_graph.store.modes import writes
 
@@ -34,8 +33,7 @@ class NamespacesMixin(StoreBase):
 
     @writes
     async def ensure_schema(self) -> int:
-        """Create constraints and indexes idempotently (migrating an older graph: see
-        :mod:`engrava_graph.graph.schema`) and register this namespace.
+        """Create constraints and indexes idempotently and register this namespace.
 
         Returns:
             The schema version.
@@ -43,9 +41,7 @@ class NamespacesMixin(StoreBase):
         Raises:
             EmbeddingDimensionMismatchError: the vector index has other dimensions.
         """
-        version = await schema.ensure_schema(
-            self.executor, dimensions=self.vector_dimensions, backfill=backfill_keyword_terms
-        )
+        version = await schema.ensure_schema(self.executor, dimensions=self.vector_dimensions)
         await self.ensure_namespace()
         return version
 

@@ -11,7 +11,6 @@ import pytest
 
 from engrava_graph.model import MetadataFilter, ThoughtType
 from engrava_graph.search.fusion import SearchConfig, TimeConfig
-from engrava_graph.search.keyword_backfill import backfill_keyword_terms
 from tests.factories import thought
 
 TEAM = [
@@ -298,23 +297,11 @@ async def _in_browser(store, statement: str, **params: str) -> None:
         await result.consume()
 
 
-async def test_thoughts_without_stored_terms_rank_the_same_and_the_migration_fills_them(store):
-    """A thought written before the keyword terms were stored is analysed at query time, with
-    the same rankings; the migration gives it its terms."""
-    await store.bulk_store([thought(text) for text in TEAM])
-    stored = await _rankings(store)
-    await _in_browser(store, "REMOVE t.keyword_terms, t.keyword_length")
-    assert await _rankings(store) == stored
-    assert await backfill_keyword_terms(store.executor) >= len(TEAM)
-    assert await backfill_keyword_terms(store.executor) == 0
-    assert await _rankings(store) == stored
-
-
 async def test_a_text_edited_by_hand_is_searched_as_edited(store):
-    """An edit in Neo4j Browser leaves the stored terms behind; the keyword arm notices (the
-    text's length changed) and analyses the text as it is now."""
+    """An edit in Neo4j Browser is what the keyword arm searches and scores next, even a text
+    set to a value that is not a string (read as empty; the essence still counts)."""
     first, second = await store.bulk_store(
-        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Lunch is at noon")]
+        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Yak shearing in spring")]
     )
     await _in_browser(
         store,
@@ -323,32 +310,15 @@ async def test_a_text_edited_by_hand_is_searched_as_edited(store):
         first=first.thought_id,
     )
     await _in_browser(
-        store, "WHERE t.thought_id = $second SET t.essence = 'Xylophone'", second=second.thought_id
-    )  # the content keeps its length: only the essence tells
+        store,
+        "WHERE t.thought_id = $second SET t.essence = 'Xylophone', t.content = 42",
+        second=second.thought_id,
+    )
     found = {tid for tid, _ in await store.search_fts("xylophone")}
     assert found == {first.thought_id, second.thought_id}
     assert await store.search_fts("deployment window") == []
-
-
-async def test_stored_terms_set_by_hand_to_another_type_are_ignored(store):
-    """Values a person typed in Neo4j Browser that no write produces (a number for the terms,
-    a string for the length, a number for the content) never fail a query: the text as it is
-    is analysed, and a non-string text counts as empty."""
-    first, second = await store.bulk_store(
-        [thought("Yak grooming on Sundays"), thought("Yak shearing in spring")]
-    )
-    await _in_browser(
-        store, "WHERE t.thought_id = $id SET t.keyword_terms = 5", id=first.thought_id
-    )
-    await _in_browser(
-        store,
-        "WHERE t.thought_id = $id SET t.keyword_length = 'x', t.content = 42",
-        id=second.thought_id,
-    )
-    found = {tid for tid, _ in await store.search_fts("yak")}
-    assert found == {first.thought_id, second.thought_id}  # the second by its essence
-    response = await store.retrieve("yak grooming", top_k=5, now=NOW)
-    assert response.results[0].thought_id == first.thought_id
+    response = await store.retrieve("xylophone lessons", top_k=5, now=NOW)
+    assert {r.thought_id for r in response.results} == found  # no query fails on the 42
 
 
 async def test_an_update_stores_the_new_text_for_search_and_deduplication(store):
