@@ -34,11 +34,10 @@ from engrava_graph.dreaming import summary
 from engrava_graph.dreaming.clusters import dreaming_id
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.graph.executor import GraphExecutor, run_in
-from engrava_graph.graph.mapping import record_properties
+from engrava_graph.graph.mapping import record_properties, thought_properties
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import EdgeType, KnowledgeSource, LifecycleStatus, ThoughtType
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
-from engrava_graph.search.derived import thought_properties
 
 _EXISTING = cypher("thoughts/existing_ids")
 _COVERED = cypher("dreaming/covered")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from engrava_graph.model.bounds import STORED
 from engrava_graph.model.errors import InvalidStoredRecordError
 from engrava_graph.model.metadata import META_PREFIX, flatten_metadata, metadata_to_json
-from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord, content_hash
 
 
 def _plain(value: Any) -> Any:
@@ -38,6 +38,14 @@ def record_properties(record: ThoughtRecord | EdgeRecord) -> dict[str, Any]:
     props["metadata_json"] = metadata_to_json(record.metadata)
     props.update(flatten_metadata(record.metadata))
     return props
+
+
+def thought_properties(thought: ThoughtRecord) -> dict[str, Any]:
+    """The property map a thought is stored as: its record's (:func:`record_properties`,
+    ``None`` kept as null) and ``content_hash``, derived from its text (deduplication looks it
+    up). Every write and update of a thought stores this map, so the hash never lags the text.
+    """
+    return {**record_properties(thought), "content_hash": content_hash(thought.content)}
 
 
 def removed_meta_keys(

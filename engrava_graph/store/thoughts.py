@@ -14,6 +14,7 @@ from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import (
     removed_meta_keys,
     thought_from_properties,
+    thought_properties,
 )
 from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
@@ -27,7 +28,6 @@ from engrava_graph.model.errors import (
     ValidationFailedError,
 )
 from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord
-from engrava_graph.search.derived import thought_properties
 from engrava_graph.store._base import StoreBase, evolved
 from engrava_graph.store.modes import writes
 

@@ -46,3 +46,22 @@ async def test_a_hand_edited_thought_is_named_on_read_and_ranked_by_retrieval(st
 
     response = await store.retrieve("deploy schedule", top_k=3, now=NOW)
     assert urgent.thought_id in [r.thought_id for r in response.results]
+
+
+async def test_a_text_edited_by_hand_is_searched_as_edited(store):
+    """An edit in Neo4j Browser is what the keyword arm searches and scores next, even a text
+    set to a value that is not a string (read as empty; the essence still counts)."""
+    first, second = await store.bulk_store(
+        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Yak shearing in spring")]
+    )
+    await _in_browser(
+        store,
+        "SET t.essence = 'Xylophone lessons', t.content = 'Xylophone lessons on Monday'",
+        first.thought_id,
+    )
+    await _in_browser(store, "SET t.essence = 'Xylophone', t.content = 42", second.thought_id)
+    found = {tid for tid, _ in await store.search_fts("xylophone")}
+    assert found == {first.thought_id, second.thought_id}
+    assert await store.search_fts("deployment window") == []
+    response = await store.retrieve("xylophone lessons", top_k=5, now=NOW)
+    assert {r.thought_id for r in response.results} == found  # no query fails on the 42

@@ -288,39 +288,6 @@ async def test_a_sole_namespace_reads_the_index_best_without_the_namespace_claus
     assert stale and {tid for tid, _ in stale} <= mine
 
 
-async def _in_browser(store, statement: str, **params: str) -> None:
-    """Run what a person would type in Neo4j Browser against the namespace's thoughts."""
-    async with store.executor.driver.session(database=store.executor.database) as session:
-        result = await session.run(
-            f"MATCH (t:Thought {{namespace: $ns}}) {statement}", ns=store.namespace, **params
-        )
-        await result.consume()
-
-
-async def test_a_text_edited_by_hand_is_searched_as_edited(store):
-    """An edit in Neo4j Browser is what the keyword arm searches and scores next, even a text
-    set to a value that is not a string (read as empty; the essence still counts)."""
-    first, second = await store.bulk_store(
-        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Yak shearing in spring")]
-    )
-    await _in_browser(
-        store,
-        "WHERE t.thought_id = $first SET t.essence = 'Xylophone lessons', "
-        "t.content = 'Xylophone lessons on Monday'",
-        first=first.thought_id,
-    )
-    await _in_browser(
-        store,
-        "WHERE t.thought_id = $second SET t.essence = 'Xylophone', t.content = 42",
-        second=second.thought_id,
-    )
-    found = {tid for tid, _ in await store.search_fts("xylophone")}
-    assert found == {first.thought_id, second.thought_id}
-    assert await store.search_fts("deployment window") == []
-    response = await store.retrieve("xylophone lessons", top_k=5, now=NOW)
-    assert {r.thought_id for r in response.results} == found  # no query fails on the 42
-
-
 async def test_an_update_stores_the_new_text_for_search_and_deduplication(store):
     (note,) = await store.bulk_store([thought("The deployment window is Tuesday 2-4pm UTC")])
     await store.update_thought(
