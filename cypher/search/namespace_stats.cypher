@@ -7,13 +7,13 @@
 //          unarchived (INTEGER), in_database (INTEGER)
 CALL () {
   MATCH (t:Thought {namespace: $namespace})
+  // A text set by hand to another type than a string counts as empty, as in the keyword arm.
+  WITH t,
+       CASE WHEN t.essence IS :: STRING THEN coalesce(t.essence, '') ELSE '' END AS essence,
+       CASE WHEN t.content IS :: STRING THEN coalesce(t.content, '') ELSE '' END AS content
   RETURN count(t) AS in_namespace,
-         coalesce(avg(CASE WHEN NOT (coalesce(t.content, '') IS :: STRING
-                                     AND coalesce(t.essence, '') IS :: STRING)
-                           THEN 0 // a text set by hand to another type: read as empty
-                           WHEN trim(coalesce(t.content, '')) STARTS WITH trim(coalesce(t.essence, ''))
-                           THEN size(coalesce(t.content, ''))
-                           ELSE size(coalesce(t.essence, '')) + 1 + size(coalesce(t.content, ''))
+         coalesce(avg(CASE WHEN trim(content) STARTS WITH trim(essence) THEN size(content)
+                           ELSE size(essence) + 1 + size(content)
                       END), 0.0) AS mean_length,
          count(CASE WHEN t.lifecycle_status <> 'ARCHIVED' THEN 1 END) AS unarchived
 }
