@@ -33,6 +33,30 @@ _CLAUSE_BREAK = re.compile(
 _EDGE_PUNCTUATION = " \t\n,.;:!?"
 
 
+def query_string(value: object, field: str = "query") -> str:
+    """``value`` when it is a string: the type rule of every query argument (``retrieve``,
+    ``search_fts``, ``search_hybrid``).
+
+    Args:
+        value: the argument.
+        field: its name, for the message and :attr:`InvalidQueryError.field`.
+
+    Raises:
+        InvalidQueryError: ``value`` is not a string (None, bytes, a number, ...).
+
+    Examples:
+        >>> query_string(None, "query_text")
+        Traceback (most recent call last):
+        ...
+        engrava_graph.model.errors.InvalidQueryError: query_text must be a string, got NoneType
+    """
+    if not isinstance(value, str):
+        raise InvalidQueryError(
+            f"{field} must be a string, got {type(value).__name__}", field=field
+        )
+    return value
+
+
 def encode_query(
     text: str, *, now: datetime | None, intent_rules: tuple[IntentRule, ...] = DEFAULT_INTENT_RULES
 ) -> QueryEncoding:
@@ -58,9 +82,7 @@ def encode_query(
         >>> (e.intent.value, e.entities, e.temporal.reference)
         ('causal', ['outage'], 'last Tuesday')
     """
-    if not isinstance(text, str):
-        raise InvalidQueryError("query must be a string", field="query")
-    stripped = text.strip()
+    stripped = query_string(text).strip()
     if not stripped:
         raise InvalidQueryError("query must not be empty", field="query")
     if len(stripped) > MAX_QUERY_CHARS:
