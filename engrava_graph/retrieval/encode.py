@@ -10,6 +10,7 @@ import re
 from datetime import datetime
 from typing import Final
 
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.entities import extract_entities
 from engrava_graph.retrieval.intent import DEFAULT_INTENT_RULES, IntentRule, classify_intent
@@ -72,7 +73,8 @@ def encode_query(
         The :class:`QueryEncoding` (no embedding).
 
     Raises:
-        InvalidQueryError: If ``text`` is not a string, is blank or too long, or ``now`` is
+        InvalidQueryError: If ``text`` is not a string, is blank (only whitespace and invisible
+            characters, :func:`~engrava_graph.model.bounds.blank`) or too long, or ``now`` is
             naive.
 
     Examples:
@@ -83,8 +85,12 @@ def encode_query(
         ('causal', ['outage'], 'last Tuesday')
     """
     stripped = query_string(text).strip()
-    if not stripped:
-        raise InvalidQueryError("query must not be empty", field="query")
+    if blank(stripped):
+        raise InvalidQueryError(
+            "query must not be empty: give at least one visible character (spaces and "
+            "invisible characters such as U+200B do not count)",
+            field="query",
+        )
     if len(stripped) > MAX_QUERY_CHARS:
         raise InvalidQueryError(
             f"query has {len(stripped)} characters; the limit is {MAX_QUERY_CHARS}", field="query"

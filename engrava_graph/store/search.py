@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.errors import ValidationFailedError
@@ -146,8 +147,9 @@ class SearchMixin(StoreBase):
         Each arm fetches ``max(arm_top_k, top_k)`` candidates; signals are normalised to [0, 1]
         (see :mod:`engrava_graph.search.fusion`) and weighted, with the weights of inactive
         signals redistributed. Recency uses exactly one axis: ``current_cycle`` (or the cycle
-        provider) or ``recency_now``; with neither it is off. Empty query text falls back to
-        the most recently updated thoughts. ``filters`` is a :class:`MetadataFilter` or, as
+        provider) or ``recency_now``; with neither it is off. Blank query text (only whitespace
+        and invisible characters, :func:`~engrava_graph.model.bounds.blank`) falls back to the
+        most recently updated thoughts. ``filters`` is a :class:`MetadataFilter` or, as
         ``retrieve``'s ``metadata_filter``, a mapping ``{"path": value | [values]}``. Each final
         result counts an implicit access.
 
@@ -197,7 +199,7 @@ class SearchMixin(StoreBase):
         except BaseException:
             fts_call.cancel()
             raise
-        if not query_text.strip() and vector is None:
+        if vector is None and blank(query_text):
             fts_call.cancel()
             rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
             ids = [r["thought_id"] for r in rows]

@@ -160,6 +160,16 @@ async def test_without_provider_search_is_keyword_only(make_store):
     assert result.results[0][0] == t.thought_id and "vector" not in result.backends_used
 
 
+async def test_a_query_of_invisible_characters_is_blank_text(store, pets):
+    """Only whitespace and invisible characters (U+200B, U+2060, a BOM) is blank text, as
+    empty text: no embedding, hybrid falls back to the newest thoughts, no keyword hit."""
+    newest = (await store.search_hybrid("")).results
+    assert newest and {i for i, _ in newest} == {p.thought_id for p in pets}
+    for invisible in ("\u200b", " \u2060\ufeff\u200d "):
+        assert (await store.search_hybrid(invisible)).results == newest
+        assert await store.search_fts(invisible) == []
+
+
 async def test_metadata_filter_in_hybrid(store):
     a = await store.create_thought(thought("shared topic", metadata={"speaker": "A"}))
     await store.create_thought(thought("shared topic too", metadata={"speaker": "B"}))
