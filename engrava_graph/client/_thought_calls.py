@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from engrava_graph.client._base import ClientBase, path, sent
 from engrava_graph.client._ops import Op, Page, listing, operation
 from engrava_graph.client._transport import Call, validated
+from engrava_graph.conversations import checked_conversation_id
 from engrava_graph.model.enums import (
     LifecycleStatus,
     Priority,
@@ -185,7 +186,9 @@ class ThoughtCalls(ClientBase):
         /v1/conversations/{conversation_id}/messages``; one transaction, idempotent on re-send).
 
         Args:
-            conversation_id: the conversation (1-256 characters, e.g. ``"session_3"``).
+            conversation_id: the conversation (1-256 characters, one URL path segment, e.g.
+                ``"session_3"``: the rule of
+                :func:`~engrava_graph.conversations.checked_conversation_id`).
             messages: 1-10,000 messages: ``content``, ``speaker`` and/or ``role``, optional
                 ``timestamp``, ``metadata``, ``message_id`` (mappings or
                 :class:`~engrava_graph.conversations.Message` objects).
@@ -196,9 +199,11 @@ class ThoughtCalls(ClientBase):
             thought id, position, message id and ``created`` flag, in input order.
 
         Raises:
-            ValidationFailedError: an invalid message (``errors[].loc`` holds its index).
+            ValidationFailedError: an invalid conversation id (before anything is sent) or
+                message (``errors[].loc`` holds its index).
             MessageConflictError: a stored message id with other content (nothing is stored).
         """
+        checked_conversation_id(conversation_id)
         options = {} if source is None else {"source": source}
         body = validated(MessagesRequest, {"messages": list(messages), **options})
         return (

@@ -185,6 +185,11 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
         "Alice: The billing deploy is on Friday"
         in cli("retrieve", "when is the deploy?", "--now", NOW).stdout
     )
+    chat.write_text(
+        json.dumps({"conversation_id": "a/b", "messages": [{"role": "u", "content": "x"}]})
+    )
+    slashed = cli.fails("add-messages", str(chat), "-n", cli.namespace, code=2)
+    assert "invalid conversation_id: must not contain '/'" in slashed, slashed
     chat.write_text("{}")
     assert "missing field 'conversation_id'" in cli.fails(
         "add-messages", str(chat), "-n", cli.namespace, code=2
