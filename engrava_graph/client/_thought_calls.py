@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from engrava_graph.client._base import ClientBase, path, sent
 from engrava_graph.client._ops import Op, Page, listing, operation
-from engrava_graph.client._transport import Call, validated
+from engrava_graph.client._transport import Call, log, validated
 from engrava_graph.conversations import checked_conversation_id
 from engrava_graph.model.enums import (
     LifecycleStatus,
@@ -346,7 +346,9 @@ class ThoughtCalls(ClientBase):
             cursor: start after this thought id (a page's ``next_cursor``).
 
         Returns:
-            An iterator (``AsyncClient``: an async iterator) over the thoughts.
+            An iterator (``AsyncClient``: an async iterator) over the thoughts. A thought the
+            service names as not valid (edited by hand in Neo4j, ``ThoughtPage.invalid``) is
+            left out, with a warning in the ``engrava_graph.client`` log.
 
         Raises:
             ValidationFailedError / InvalidFilterError: a bad filter (on the first request).
@@ -374,4 +376,6 @@ class ThoughtCalls(ClientBase):
                 replayable=True,
             )
         )
+        for invalid in page.invalid:
+            log.warning("%s; left out of the listing", invalid.message)
         return page.thoughts, page.next_cursor
