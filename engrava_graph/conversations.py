@@ -44,6 +44,7 @@ from engrava_graph.model.errors import (
     StaleDataError,
     ValidationFailedError,
 )
+from engrava_graph.model.ids import id_problem
 from engrava_graph.model.metadata import MetadataValue
 from engrava_graph.model.records import (
     EdgeRecord,
@@ -70,6 +71,8 @@ MAX_CONTENT_CHARS = 1_000_000
 """The longest content a thought holds, the speaker prefix included."""
 MAX_MESSAGES = 10_000
 """Most messages one ``add_messages`` call takes (one transaction)."""
+MAX_CONVERSATION_ID_CHARS = 256
+"""The longest conversation id."""
 _BATCH = 500  # rows per UNWIND statement
 _ATTEMPTS = 3  # placements tried when concurrent calls move the same conversation
 _ID_NAMESPACE = uuid.UUID("5d0c6f7e-3b8a-5c4e-9f1d-2a6b7c8d9e0f")  # fixed: ids stay stable
@@ -204,6 +207,38 @@ def generated_message_id(position: int, hash_hex: str) -> str:
     return f"#{position}-{hash_hex[:16]}"
 
 
+def checked_conversation_id(conversation_id: object) -> str:
+    """``conversation_id`` when it can name a conversation: a string of 1-256 characters that
+    REST can carry as the one path segment of ``POST
+    /v1/conversations/{conversation_id}/messages``, by the rule of thought and edge ids
+    (:func:`~engrava_graph.model.ids.id_problem`: not blank, no ``/``, ``\\`` or control
+    character, not ``.`` or ``..``) and valid Unicode. The library, the CLI, MCP, REST and the
+    Python client take the same ids (``conv-26``, ``session_3``, ``D1:3``, ``café``).
+
+    Raises:
+        ValidationFailedError: any other value (``"a/b"``, ``".."``, ``" "``), naming the field
+            ``conversation_id``.
+
+    Examples:
+        >>> checked_conversation_id("conv-26")
+        'conv-26'
+    """
+    if not isinstance(conversation_id, str):
+        problem = f"must be a string, not {type(conversation_id).__name__}"
+    elif not 1 <= len(conversation_id) <= MAX_CONVERSATION_ID_CHARS:
+        problem = f"must be 1-{MAX_CONVERSATION_ID_CHARS} characters, not {len(conversation_id)}"
+    elif found := id_problem(conversation_id) or text_problem(conversation_id):
+        problem = found
+    else:
+        return conversation_id
+    shown = repr(conversation_id)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    raise ValidationFailedError(
+        f"conversation_id {shown} {problem}",
+        errors=[{"loc": ("conversation_id",), "msg": problem, "type": "value_error"}],
+    )
+
+
 def validate_messages(
     conversation_id: object, messages: Sequence[Message | Mapping[str, Any]]
 ) -> list[Message]:
@@ -213,26 +248,10 @@ def validate_messages(
         The messages as :class:`Message` objects, in order.
 
     Raises:
-        ValidationFailedError: a blank or over-long (256) conversation id, more than
-            :data:`MAX_MESSAGES` messages, or an invalid message (its index in ``loc``).
+        ValidationFailedError: a conversation id :func:`checked_conversation_id` refuses, more
+            than :data:`MAX_MESSAGES` messages, or an invalid message (its index in ``loc``).
     """
-    if (
-        not isinstance(conversation_id, str)
-        or not 1 <= len(conversation_id) <= 256
-        or (not conversation_id.strip())
-        or text_problem(conversation_id) is not None
-    ):
-        raise ValidationFailedError(
-            "conversation_id must be a non-blank string of 1-256 characters, valid Unicode "
-            "without NUL",
-            errors=[
-                {
-                    "loc": ("conversation_id",),
-                    "msg": "invalid conversation id",
-                    "type": "value_error",
-                }
-            ],
-        )
+    checked_conversation_id(conversation_id)
     if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Sequence):
         raise ValidationFailedError("messages must be a list of messages")
     if len(messages) > MAX_MESSAGES:

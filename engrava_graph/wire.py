@@ -138,16 +138,35 @@ class RestoreRequest(BoundedModel):
     current_cycle: Cycle | None = None
 
 
+class InvalidThought(BaseModel):
+    """A thought of a ``GET /v1/thoughts`` page that, as stored in Neo4j, is not a valid thought
+    (edited by hand: ``SET t.content = 42``), so it is not in the page's ``thoughts``.
+
+    Attributes:
+        thought_id: its id.
+        problems: ``"field: reason"`` per invalid field.
+        message: what is wrong and how to repair it (``PATCH /v1/thoughts/{thought_id}`` with
+            valid values for those fields, or delete it).
+    """
+
+    thought_id: str
+    problems: list[str]
+    message: str
+
+
 class ThoughtPage(BaseModel):
     """One page of ``GET /v1/thoughts``, ordered by ``thought_id``.
 
     Attributes:
         thoughts: up to ``limit`` thoughts.
         next_cursor: pass as ``cursor`` for the next page; null on the last page.
+        invalid: the page's thoughts left out of ``thoughts`` because, as stored, they are not
+            valid thoughts (usually empty); they count towards ``limit``.
     """
 
     thoughts: list[ThoughtRecord]
     next_cursor: str | None
+    invalid: list[InvalidThought] = Field(default_factory=list)
 
 
 class BulkThoughts(BoundedModel):

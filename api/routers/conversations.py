@@ -13,7 +13,13 @@ from engrava_graph.wire import ERROR_RESPONSES, MessagesRequest, MessagesResult,
 router = APIRouter(prefix="/v1", tags=["conversations"], responses=ERROR_RESPONSES)
 
 ConversationId = Annotated[
-    str, Path(min_length=1, max_length=256, description="The conversation's id (e.g. `session_3`).")
+    str,
+    Path(
+        min_length=1,
+        max_length=256,
+        description="The conversation's id (e.g. `session_3`): one path segment, by the rule "
+        "of thought ids (no `/`, `\\` or control character, not `.` or `..`).",
+    ),
 ]
 
 

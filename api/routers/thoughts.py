@@ -27,6 +27,7 @@ from engrava_graph.wire import (
     MAX_PAGE_SIZE,
     BulkResult,
     BulkThoughts,
+    InvalidThought,
     RestoreRequest,
     ThoughtCreate,
     ThoughtPage,
@@ -186,7 +187,8 @@ async def list_thoughts(
 ) -> ThoughtPage:
     """Thoughts matching every filter, ordered by id, one page at a time (keyset cursor: pages
     stay consistent while thoughts are added). At most one valid-time filter: ``valid_at``,
-    ``valid_within`` or ``valid_between``."""
+    ``valid_within`` or ``valid_between``. A thought edited by hand in Neo4j into something no
+    write produces is named in ``invalid`` instead of failing the page (PATCH repairs it)."""
     where = ThoughtFilter(
         thought_type=thought_type,
         priority=priority,
@@ -199,14 +201,14 @@ async def list_thoughts(
         filters=parse_metadata_filter(metadata_filter),
         valid_time=parse_valid_time(valid_at, valid_within, valid_between),
     )
-    rows = await access.store.list_thoughts(
-        where,
-        after_id=cursor,
-        limit=limit + 1,
-    )
-    more = len(rows) > limit
+    page = await access.store.list_page(where, after_id=cursor, limit=limit)
     return ThoughtPage(
-        thoughts=rows[:limit], next_cursor=rows[limit - 1].thought_id if more else None
+        thoughts=page.thoughts,
+        next_cursor=page.next_cursor,
+        invalid=[
+            InvalidThought(thought_id=e.record_id, problems=e.problems, message=str(e))
+            for e in page.invalid
+        ],
     )
 
 

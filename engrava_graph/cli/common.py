@@ -1,7 +1,10 @@
-"""What every command of the console script shares: the error console and the one-line exit
-for a problem a command finds itself (a missing extra, a busy port, a link that exists)."""
+"""What every command of the console script shares: the error console, the one-line exit
+for a problem a command finds itself (a missing extra, a busy port, a link that exists) and
+the clock of a retrieval (``--now``)."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import typer
 from rich.console import Console
@@ -40,3 +43,11 @@ def require_extra(extra: str, feature: str) -> None:
         require(extra, feature)
     except MissingExtraError as error:
         raise error_exit(str(error)) from error
+
+
+def request_clock(now: str | None) -> datetime | str:
+    """The ``now`` of a retrieval from ``--now``: the option as given, else the current instant
+    (UTC). An empty ``--now ""`` is given, so the library refuses it as any other value that is
+    not an ISO-8601 instant (one line, exit code 2), instead of it meaning "now".
+    """
+    return datetime.now(UTC) if now is None else now

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
-from engrava_graph.cli.common import require_extra
+from engrava_graph.cli.common import request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
@@ -144,7 +143,7 @@ def explain(
     """Run the retrieval cycle for QUERY and show how it decided, step by step."""
     if html is not None:
         require_extra("viz", "explain --html")
-    params = {"now": now or datetime.now(UTC), "top_k": top_k, "pathway": pathway}
+    params = {"now": request_clock(now), "top_k": top_k, "pathway": pathway}
     explanation = run(_explain(neo4j.connection(), query, namespace, html, params))
     _print_explanation(explanation, rows)
     if html is not None:

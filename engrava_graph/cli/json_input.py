@@ -5,6 +5,7 @@ and opening the files they write (``export -o``, ``explain --html``).
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Iterator
@@ -50,13 +51,17 @@ def problem(error: Exception) -> str:
 
 def open_input(path: Path) -> IO[str]:
     """``path`` opened for reading as UTF-8 text (a leading byte order mark skipped, as the
-    REST API accepts one), or stdin for ``-``.
+    REST API accepts one), or stdin for ``-``, read the same way: strict UTF-8 whatever the
+    locale, so bytes that are not UTF-8 raise the :class:`UnicodeDecodeError` that
+    :func:`problem` names in one line (Python's stdin would let them through as lone
+    surrogates, refused later as "invalid Unicode" in some field).
 
     Raises:
         DatasetError: the file does not exist or cannot be read (a usage error: exit code 2).
     """
     if str(path) == "-":
-        return sys.stdin
+        binary = getattr(sys.stdin, "buffer", None)
+        return sys.stdin if binary is None else io.TextIOWrapper(binary, encoding="utf-8-sig")
     try:
         return path.open(encoding="utf-8-sig")
     except OSError as error:

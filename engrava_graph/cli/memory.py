@@ -28,7 +28,7 @@ import typer
 from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 
-from engrava_graph.cli.common import error_exit
+from engrava_graph.cli.common import error_exit, request_clock
 from engrava_graph.cli.json_input import open_input, open_output, problem, read_conversation
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.cli.text import shown
@@ -144,7 +144,7 @@ def retrieve(
 
     async def work() -> Any:
         async with open_store(neo4j.connection(), namespace, embed=True) as store:
-            return await store.retrieve(query, top_k=top_k, now=now or datetime.now(UTC))
+            return await store.retrieve(query, top_k=top_k, now=request_clock(now))
 
     response = run(work())
     _report(as_json, response.model_dump(mode="json"), format_for_prompt(response))

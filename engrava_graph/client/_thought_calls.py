@@ -11,7 +11,8 @@ from pydantic import BaseModel
 
 from engrava_graph.client._base import ClientBase, path, sent
 from engrava_graph.client._ops import Op, Page, listing, operation
-from engrava_graph.client._transport import Call, validated
+from engrava_graph.client._transport import Call, log, validated
+from engrava_graph.conversations import checked_conversation_id
 from engrava_graph.model.enums import (
     LifecycleStatus,
     Priority,
@@ -185,7 +186,9 @@ class ThoughtCalls(ClientBase):
         /v1/conversations/{conversation_id}/messages``; one transaction, idempotent on re-send).
 
         Args:
-            conversation_id: the conversation (1-256 characters, e.g. ``"session_3"``).
+            conversation_id: the conversation (1-256 characters, one URL path segment, e.g.
+                ``"session_3"``: the rule of
+                :func:`~engrava_graph.conversations.checked_conversation_id`).
             messages: 1-10,000 messages: ``content``, ``speaker`` and/or ``role``, optional
                 ``timestamp``, ``metadata``, ``message_id`` (mappings or
                 :class:`~engrava_graph.conversations.Message` objects).
@@ -196,9 +199,11 @@ class ThoughtCalls(ClientBase):
             thought id, position, message id and ``created`` flag, in input order.
 
         Raises:
-            ValidationFailedError: an invalid message (``errors[].loc`` holds its index).
+            ValidationFailedError: an invalid conversation id (before anything is sent) or
+                message (``errors[].loc`` holds its index).
             MessageConflictError: a stored message id with other content (nothing is stored).
         """
+        checked_conversation_id(conversation_id)
         options = {} if source is None else {"source": source}
         body = validated(MessagesRequest, {"messages": list(messages), **options})
         return (
@@ -341,7 +346,9 @@ class ThoughtCalls(ClientBase):
             cursor: start after this thought id (a page's ``next_cursor``).
 
         Returns:
-            An iterator (``AsyncClient``: an async iterator) over the thoughts.
+            An iterator (``AsyncClient``: an async iterator) over the thoughts. A thought the
+            service names as not valid (edited by hand in Neo4j, ``ThoughtPage.invalid``) is
+            left out, with a warning in the ``engrava_graph.client`` log.
 
         Raises:
             ValidationFailedError / InvalidFilterError: a bad filter (on the first request).
@@ -369,4 +376,6 @@ class ThoughtCalls(ClientBase):
                 replayable=True,
             )
         )
+        for invalid in page.invalid:
+            log.warning("%s; left out of the listing", invalid.message)
         return page.thoughts, page.next_cursor

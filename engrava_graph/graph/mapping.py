@@ -55,9 +55,16 @@ def removed_meta_keys(
     return {k: None for k in old_props if k.startswith(META_PREFIX) and k not in new_props}
 
 
-def _from_props(model: type[BaseModel], props: Mapping[str, Any], kind: str, key: str) -> Any:
+def _from_props(
+    model: type[BaseModel],
+    props: Mapping[str, Any],
+    kind: str,
+    key: str,
+    changes: Mapping[str, Any] | None = None,
+) -> Any:
     """Validate the record's own fields; any other property (ours, such as ``embedding``, or
-    one a person set in Neo4j Browser) is left on the node and out of the record.
+    one a person set in Neo4j Browser) is left on the node and out of the record. ``changes``
+    (record fields, ``metadata`` as a dict) replace the stored values of those fields first.
 
     Raises:
         InvalidStoredRecordError: the properties do not form a valid record (edited by hand).
@@ -69,23 +76,31 @@ def _from_props(model: type[BaseModel], props: Mapping[str, Any], kind: str, key
     record_id = str(props.get(key) or "?")
     try:
         data["metadata"] = json.loads(props.get("metadata_json") or "{}")
-        return model.model_validate(data, context=STORED)
     except json.JSONDecodeError as exc:
-        raise InvalidStoredRecordError(kind, record_id, [f"metadata_json: {exc.msg}"]) from exc
+        if "metadata" not in (changes or {}):
+            problem = f"metadata_json: {exc.msg}"
+            raise InvalidStoredRecordError(kind, record_id, [problem], fields=["metadata"]) from exc
+    data.update(changes or {})
+    try:
+        return model.model_validate(data, context=STORED)
     except ValidationError as exc:
-        problems = [
-            f"{'.'.join(str(p) for p in e['loc']) or kind}: {e['msg']}" for e in exc.errors()
-        ]
-        raise InvalidStoredRecordError(kind, record_id, problems) from exc
+        errors = exc.errors()
+        problems = [f"{'.'.join(str(p) for p in e['loc']) or kind}: {e['msg']}" for e in errors]
+        fields = list(dict.fromkeys(str(e["loc"][0]) for e in errors if e["loc"]))
+        raise InvalidStoredRecordError(kind, record_id, problems, fields=fields) from exc
 
 
-def thought_from_properties(props: Mapping[str, Any]) -> ThoughtRecord:
-    """Rebuild a ThoughtRecord from a node's properties (extra graph properties ignored).
+def thought_from_properties(
+    props: Mapping[str, Any], changes: Mapping[str, Any] | None = None
+) -> ThoughtRecord:
+    """Rebuild a ThoughtRecord from a node's properties (extra graph properties ignored), with
+    ``changes`` (record fields) in place of the stored values of those fields.
 
     Raises:
         InvalidStoredRecordError: the node does not form a valid thought (edited by hand).
     """
-    return _from_props(ThoughtRecord, props, "thought", "thought_id")  # type: ignore[no-any-return]
+    record = _from_props(ThoughtRecord, props, "thought", "thought_id", changes)
+    return record  # type: ignore[no-any-return]
 
 
 def edge_from_properties(props: Mapping[str, Any]) -> EdgeRecord:

@@ -146,7 +146,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
                 top_k=top_k,
                 min_confidence=min_confidence,
                 metadata_filter=metadata_filter,
-                now=now or datetime.now(UTC),
+                now=datetime.now(UTC) if now is None else now,  # "" is refused
             )
             store = await stores.store(ctx, namespace)
             response = await store.retrieve(**request.model_dump(exclude_unset=True))

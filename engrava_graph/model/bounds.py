@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import types
+import unicodedata
 from functools import lru_cache
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -156,6 +157,33 @@ def text_problem(text: str) -> str | None:
                 f"position {exc.start}"
             )
     return None
+
+
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+_INVISIBLE_MARKS = frozenset(
+    [chr(c) for c in (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0)]
+    + [chr(c) for c in (*range(0x180B, 0x1810), *range(0xFE00, 0xFE10))]
+    + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+
+
+def blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: it is empty or holds only whitespace and invisible
+    characters (control and format characters such as the zero-width space U+200B, the word
+    joiner U+2060, the byte order mark U+FEFF or the soft hyphen U+00AD; line and paragraph
+    separators; variation selectors, Hangul fillers, the blank Braille pattern). The rule of a
+    blank query everywhere a query is read.
+
+    Examples:
+        >>> blank(" \u200b\t\ufeff")
+        True
+        >>> blank("a\u200b")
+        False
+    """
+    return all(
+        unicodedata.category(char) in _INVISIBLE_CATEGORIES or char in _INVISIBLE_MARKS
+        for char in text
+    )
 
 
 def nested_text_problem(value: object) -> str | None:

@@ -309,26 +309,38 @@ class StaleDataError(EngravaGraphError):
 
 class InvalidStoredRecordError(EngravaGraphError):
     """A node or relationship in Neo4j no longer forms a valid record (edited by hand, e.g. in
-    Neo4j Browser: ``SET t.priority = 'URGENT'``, ``REMOVE t.essence``). The message names it
-    and its first invalid fields, so it can be fixed or deleted in Neo4j.
+    Neo4j Browser: ``SET t.priority = 'URGENT'``, ``SET t.content = 42``). The message names it
+    and its first invalid fields, so it can be fixed or deleted in Neo4j; a thought can also be
+    repaired by ``update_thought`` (REST: ``PATCH /v1/thoughts/{id}``) giving those fields
+    valid values.
 
     Attributes:
         kind: ``"thought"`` or ``"edge"``.
         record_id: its ``thought_id`` or ``edge_id`` (``"?"`` when that is what is missing).
         problems: ``"field: reason"`` per invalid field.
+        fields: the record fields at fault (``metadata`` for an unreadable ``metadata_json``);
+            empty when the fault is between fields (``updated_cycle`` below ``created_cycle``).
     """
 
-    def __init__(self, kind: str, record_id: str, problems: Sequence[str]) -> None:
+    def __init__(
+        self, kind: str, record_id: str, problems: Sequence[str], *, fields: Sequence[str] = ()
+    ) -> None:
         shown = "; ".join(problems[:3]) + (
             f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         )
+        repair = (
+            f"give those fields valid values with update_thought (PATCH "
+            f"/v1/thoughts/{record_id}), or fix or delete it in Neo4j (e.g. in Neo4j Browser)"
+            if kind == "thought"
+            else "fix or delete it in Neo4j (e.g. in Neo4j Browser)"
+        )
         super().__init__(
-            f"{kind} {record_id!r} as stored in Neo4j is not a valid {kind}: {shown}; "
-            f"fix or delete it in Neo4j (e.g. in Neo4j Browser)"
+            f"{kind} {record_id!r} as stored in Neo4j is not a valid {kind}: {shown}; {repair}"
         )
         self.kind = kind
         self.record_id = record_id
         self.problems = list(problems)
+        self.fields = list(fields)
 
 
 class DatasetError(EngravaGraphError, ValueError):

@@ -176,6 +176,32 @@ class MetadataFilter:
         return cls(tuple(FieldPredicate(k, FieldOp.EQ, v) for k, v in pairs.items()))
 
     @classmethod
+    def of(cls, value: MetadataFilter | Mapping[str, object] | None) -> MetadataFilter:
+        """``value`` as a filter: a :class:`MetadataFilter` as it is, a mapping through
+        :meth:`from_mapping` (``{"path": scalar | [scalars]}``, the shape of ``retrieve``'s
+        ``metadata_filter``), and None as no filter. Every ``filters`` argument of the store
+        goes through it.
+
+        Raises:
+            InvalidFilterError: a bad path or value, or ``value`` is neither a filter nor a
+                mapping.
+
+        Examples:
+            >>> [p["key"] for p in MetadataFilter.of({"speaker": "Ann"}).to_params()]
+            ['meta.speaker']
+        """
+        if value is None:
+            return cls()
+        if isinstance(value, MetadataFilter):
+            return value
+        if isinstance(value, Mapping):
+            return cls.from_mapping(value)
+        raise InvalidFilterError(
+            f"filters must be a MetadataFilter or a mapping {{path: value | [values]}}, got "
+            f"{type(value).__name__}"
+        )
+
+    @classmethod
     def from_mapping(cls, mapping: Mapping[str, object] | None) -> MetadataFilter:
         """From ``{"path": scalar | [scalars]}``: a list means IN, a scalar EQ (the REST shape).
 

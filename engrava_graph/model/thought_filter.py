@@ -88,7 +88,7 @@ class ThoughtFilter:
             max_cycle=self.max_cycle,
             include_expired=self.include_expired,
             include_archived=self.include_archived,
-            meta_filters=(self.filters or MetadataFilter()).to_params(),
+            meta_filters=MetadataFilter.of(self.filters).to_params(),
             vt_kind=None,
             vt_start=None,
             vt_end=None,

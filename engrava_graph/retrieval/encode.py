@@ -10,6 +10,7 @@ import re
 from datetime import datetime
 from typing import Final
 
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.entities import extract_entities
 from engrava_graph.retrieval.intent import DEFAULT_INTENT_RULES, IntentRule, classify_intent
@@ -33,6 +34,30 @@ _CLAUSE_BREAK = re.compile(
 _EDGE_PUNCTUATION = " \t\n,.;:!?"
 
 
+def query_string(value: object, field: str = "query") -> str:
+    """``value`` when it is a string: the type rule of every query argument (``retrieve``,
+    ``search_fts``, ``search_hybrid``).
+
+    Args:
+        value: the argument.
+        field: its name, for the message and :attr:`InvalidQueryError.field`.
+
+    Raises:
+        InvalidQueryError: ``value`` is not a string (None, bytes, a number, ...).
+
+    Examples:
+        >>> query_string(None, "query_text")
+        Traceback (most recent call last):
+        ...
+        engrava_graph.model.errors.InvalidQueryError: query_text must be a string, got NoneType
+    """
+    if not isinstance(value, str):
+        raise InvalidQueryError(
+            f"{field} must be a string, got {type(value).__name__}", field=field
+        )
+    return value
+
+
 def encode_query(
     text: str, *, now: datetime | None, intent_rules: tuple[IntentRule, ...] = DEFAULT_INTENT_RULES
 ) -> QueryEncoding:
@@ -48,7 +73,8 @@ def encode_query(
         The :class:`QueryEncoding` (no embedding).
 
     Raises:
-        InvalidQueryError: If ``text`` is not a string, is blank or too long, or ``now`` is
+        InvalidQueryError: If ``text`` is not a string, is blank (only whitespace and invisible
+            characters, :func:`~engrava_graph.model.bounds.blank`) or too long, or ``now`` is
             naive.
 
     Examples:
@@ -58,11 +84,13 @@ def encode_query(
         >>> (e.intent.value, e.entities, e.temporal.reference)
         ('causal', ['outage'], 'last Tuesday')
     """
-    if not isinstance(text, str):
-        raise InvalidQueryError("query must be a string", field="query")
-    stripped = text.strip()
-    if not stripped:
-        raise InvalidQueryError("query must not be empty", field="query")
+    stripped = query_string(text).strip()
+    if blank(stripped):
+        raise InvalidQueryError(
+            "query must not be empty: give at least one visible character (spaces and "
+            "invisible characters such as U+200B do not count)",
+            field="query",
+        )
     if len(stripped) > MAX_QUERY_CHARS:
         raise InvalidQueryError(
             f"query has {len(stripped)} characters; the limit is {MAX_QUERY_CHARS}", field="query"

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.retrieval import phases
 from engrava_graph.retrieval.candidates import Candidate
@@ -285,7 +286,7 @@ class RetrievalCycle:
         next runs, so one yield lets it hand the text to its thread before the encoding takes
         the interpreter. A single-text call is what the provider's query cache remembers."""
         text = request.query.strip()
-        embedding = asyncio.ensure_future(self.deps.embed([text])) if text else None
+        embedding = None if blank(text) else asyncio.ensure_future(self.deps.embed([text]))
         try:
             await asyncio.sleep(0)
             encoding = encode_query(request.query, now=request.now)

@@ -27,7 +27,9 @@ class ConversationsMixin(StoreBase):
         one transaction per call (see :mod:`engrava_graph.conversations`).
 
         Args:
-            conversation_id: the conversation, 1-256 characters (e.g. ``"session_3"``).
+            conversation_id: the conversation, 1-256 characters that are one URL path segment
+                (e.g. ``"session_3"``; no ``/``: see
+                :func:`~engrava_graph.conversations.checked_conversation_id`).
             messages: :class:`~engrava_graph.conversations.Message` objects or mappings with
                 ``content``, ``speaker`` and/or ``role``, optional ``timestamp``, ``metadata``,
                 ``message_id``; in conversation order (new ones continue after the last

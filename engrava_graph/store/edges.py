@@ -202,13 +202,17 @@ class EdgesMixin(StoreBase):
         filters: MetadataFilter | None = None,
         limit: int = 5000,
     ) -> list[EdgeRecord]:
-        """Edges of the namespace by type, source and metadata filter, oldest first."""
+        """Edges of the namespace by type, source and metadata filter, oldest first.
+
+        Raises:
+            InvalidFilterError: ``filters`` is not a filter (:meth:`MetadataFilter.of`).
+        """
         rows = await self.executor.read(
             Q["edges/list"],
             namespace=self.namespace,
             edge_type=None if edge_type is None else EdgeType(edge_type).value,
             source=None if source is None else KnowledgeSource(source).value,
-            meta_filters=(filters or MetadataFilter()).to_params(),
+            meta_filters=MetadataFilter.of(filters).to_params(),
             limit=limit,
         )
         return [edge_from_properties(r["edge"]) for r in rows]

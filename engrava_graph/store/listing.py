@@ -3,12 +3,15 @@ and the namespace's cycle high-water mark."""
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from typing import Any
 
+from engrava_graph.graph.executor import Records
 from engrava_graph.graph.mapping import thought_from_properties
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import ThoughtType
-from engrava_graph.model.errors import ValidationFailedError
+from engrava_graph.model.errors import InvalidStoredRecordError, ValidationFailedError
 from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.model.thought_filter import ThoughtFilter
 from engrava_graph.store._base import StoreBase
@@ -17,6 +20,26 @@ Q = {
     name: cypher(name)
     for name in ("thoughts/count", "thoughts/list", "thoughts/max_cycle", "thoughts/recent")
 }
+log = logging.getLogger(__name__)
+MAX_LIMIT = 10_000
+"""Most thoughts one listing read returns."""
+
+
+@dataclass(frozen=True)
+class ThoughtListing:
+    """One page of :meth:`ListingMixin.list_page`.
+
+    Attributes:
+        thoughts: the page's thoughts, ordered by ``thought_id``.
+        invalid: the page's thoughts that, as stored in Neo4j, are not valid records (edited
+            by hand, ``SET t.content = 42``), left out of ``thoughts``: each error names one
+            and its invalid fields (repair it with ``update_thought``, or delete it).
+        next_cursor: the ``after_id`` of the next page; None on the last page.
+    """
+
+    thoughts: list[ThoughtRecord]
+    invalid: list[InvalidStoredRecordError]
+    next_cursor: str | None
 
 
 class ListingMixin(StoreBase):
@@ -50,14 +73,65 @@ class ListingMixin(StoreBase):
         Raises:
             ValidationFailedError: ``limit`` outside 1..10000 or a negative offset.
             TypeError: a keyword that is not a :class:`ThoughtFilter` field.
+            InvalidStoredRecordError: a thought of the page was edited by hand in Neo4j into
+                something no write produces (:meth:`list_page` lists the others and names it).
         """
-        if not 1 <= limit <= 10_000 or offset < 0:
+        if not 1 <= limit <= MAX_LIMIT or offset < 0:
             raise ValidationFailedError("limit must be 1..10000 and offset >= 0")
+        rows = await self._listed(where, criteria, after_id=after_id, offset=offset, limit=limit)
+        return [thought_from_properties(r["thought"]) for r in rows]
+
+    async def list_page(
+        self,
+        where: ThoughtFilter | None = None,
+        *,
+        after_id: str | None = None,
+        limit: int = 50,
+        **criteria: Any,
+    ) -> ThoughtListing:
+        """One page of :meth:`list_thoughts` (``GET /v1/thoughts`` reads it) that a thought
+        edited by hand in Neo4j into something no write produces does not fail: it is left out
+        of ``thoughts`` and named in ``invalid`` (and in a warning in the log), the others are
+        listed. :meth:`list_thoughts` and :meth:`get_thought` raise for it instead.
+
+        Args:
+            where, criteria: the filter, as in :meth:`list_thoughts`.
+            after_id: a keyset cursor: the previous page's ``next_cursor``.
+            limit: the most thoughts of the page, valid or not (1..10000).
+
+        Raises:
+            ValidationFailedError: ``limit`` outside 1..10000.
+            TypeError: a keyword that is not a :class:`ThoughtFilter` field.
+        """
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ValidationFailedError("limit must be 1..10000")
+        rows = await self._listed(where, criteria, after_id=after_id, offset=0, limit=limit + 1)
+        page = rows[:limit]
+        thoughts: list[ThoughtRecord] = []
+        invalid: list[InvalidStoredRecordError] = []
+        for row in page:
+            try:
+                thoughts.append(thought_from_properties(row["thought"]))
+            except InvalidStoredRecordError as error:
+                log.warning("%s; left out of the listing", error)
+                invalid.append(error)
+        last = page[-1]["thought"].get("thought_id") if len(rows) > limit else None
+        return ThoughtListing(thoughts, invalid, None if last is None else str(last))
+
+    async def _listed(
+        self,
+        where: ThoughtFilter | None,
+        criteria: dict[str, Any],
+        *,
+        after_id: str | None,
+        offset: int,
+        limit: int,
+    ) -> Records:
+        """The ``thoughts/list`` rows of a listing, their properties as stored."""
         params = self._list_params((where or ThoughtFilter()).with_criteria(**criteria))
-        rows = await self.executor.read(
+        return await self.executor.read(
             Q["thoughts/list"], after_id=after_id, offset=offset, limit=limit, **params
         )
-        return [thought_from_properties(r["thought"]) for r in rows]
 
     async def count_thoughts(self, where: ThoughtFilter | None = None, **criteria: Any) -> int:
         """How many thoughts ``list_thoughts`` would return with the same filter (no paging);

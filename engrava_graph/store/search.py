@@ -4,17 +4,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import numbers
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.search import HybridSearchResult
 from engrava_graph.model.temporal import from_epoch_millis
+from engrava_graph.retrieval.encode import query_string
 from engrava_graph.search.fusion import (
     cap_reflections,
     fuse,
@@ -33,6 +36,21 @@ Q = {
         "search/recent",
     )
 }
+MAX_TOP_K = 1000
+"""Most results a search path returns."""
+
+
+def checked_top_k(top_k: object, *, lowest: int = 1) -> int:
+    """``top_k`` as an int when it is an integer in ``lowest`` .. :data:`MAX_TOP_K` (the
+    search paths' rule).
+
+    Raises:
+        ValidationFailedError: anything else (a bool, a float, a number out of range).
+    """
+    if isinstance(top_k, numbers.Integral) and not isinstance(top_k, bool):
+        if lowest <= int(top_k) <= MAX_TOP_K:
+            return int(top_k)
+    raise ValidationFailedError(f"top_k must be {lowest}..{MAX_TOP_K}, got {top_k!r}")
 
 
 class SearchMixin(StoreBase):
@@ -42,16 +60,20 @@ class SearchMixin(StoreBase):
         self,
         *,
         include_archived: bool = False,
-        filters: MetadataFilter | None = None,
+        filters: MetadataFilter | Mapping[str, Any] | None = None,
         now: datetime | None = None,
     ) -> dict[str, Any]:
         """The ``search/_retrievable`` parameters for this namespace; expiry is judged at
-        ``now`` (the caller's instant), else at the store clock."""
+        ``now`` (the caller's instant), else at the store clock.
+
+        Raises:
+            InvalidFilterError: ``filters`` is not a filter (:meth:`MetadataFilter.of`).
+        """
         return {
             "namespace": self.namespace,
             "include_archived": include_archived,
             "now": now or self._clock(),
-            "meta_filters": (filters or MetadataFilter()).to_params(),
+            "meta_filters": MetadataFilter.of(filters).to_params(),
         }
 
     async def search_fts(
@@ -63,9 +85,14 @@ class SearchMixin(StoreBase):
         Returns:
             ``(thought_id, score > 0)`` best first; the query is plain text (never Lucene
             syntax); [] when it has no informative term (only stop words or punctuation).
+
+        Raises:
+            InvalidQueryError: ``query`` is not a string.
+            ValidationFailedError: ``top_k`` outside 1..1000 (as :meth:`search_hybrid`).
         """
+        text = query_string(query, "query")
         return await self._arms.fulltext(
-            query, top_k, self.retrievable_scope(include_archived=include_archived)
+            text, checked_top_k(top_k), self.retrievable_scope(include_archived=include_archived)
         )
 
     async def search_similar(
@@ -85,8 +112,7 @@ class SearchMixin(StoreBase):
             ValidationFailedError: wrong vector length, a zero or non-finite norm, ``top_k``
                 outside 0..1000 (0 gives [], as the peer's), or a threshold outside [0, 1].
         """
-        if not 0 <= top_k <= 1000:
-            raise ValidationFailedError(f"top_k must be 0..1000, got {top_k}")
+        top_k = checked_top_k(top_k, lowest=0)
         if not 0.0 <= threshold <= 1.0:
             raise ValidationFailedError(f"threshold must be in [0, 1], got {threshold}")
         hits, _ = await self._arms.vector(
@@ -113,7 +139,7 @@ class SearchMixin(StoreBase):
         recency_now_half_life: int | None = None,
         fts_top_k: int = 50,
         vector_top_k: int = 50,
-        filters: MetadataFilter | None = None,
+        filters: MetadataFilter | Mapping[str, Any] | None = None,
         include_archived: bool = False,
     ) -> HybridSearchResult:
         """Hybrid search: keyword + vector + recency + priority, fused (the peer's semantics).
@@ -121,18 +147,23 @@ class SearchMixin(StoreBase):
         Each arm fetches ``max(arm_top_k, top_k)`` candidates; signals are normalised to [0, 1]
         (see :mod:`engrava_graph.search.fusion`) and weighted, with the weights of inactive
         signals redistributed. Recency uses exactly one axis: ``current_cycle`` (or the cycle
-        provider) or ``recency_now``; with neither it is off. Empty query text falls back to
-        the most recently updated thoughts. Each final result counts an implicit access.
+        provider) or ``recency_now``; with neither it is off. Blank query text (only whitespace
+        and invisible characters, :func:`~engrava_graph.model.bounds.blank`) falls back to the
+        most recently updated thoughts. ``filters`` is a :class:`MetadataFilter` or, as
+        ``retrieve``'s ``metadata_filter``, a mapping ``{"path": value | [values]}``. Each final
+        result counts an implicit access.
 
         Raises:
             RecencyModeConflictError: both ``current_cycle`` and ``recency_now``.
             InvalidRecencyArgumentError: a malformed ``recency_now`` or half-life.
             CycleProviderError: the provider returned an invalid cycle.
+            InvalidQueryError: ``query_text`` is not a string.
+            InvalidFilterError: a bad filter path or value (the rule of ``retrieve``).
             ValidationFailedError: ``top_k`` outside 1..1000 or a negative weight.
             EmbeddingError: the provider failed on the query text.
         """
-        if not 1 <= top_k <= 1000:
-            raise ValidationFailedError(f"top_k must be 1..1000, got {top_k}")
+        query_string(query_text, "query_text")
+        top_k = checked_top_k(top_k)
         config = self.search_config
         weights = {
             "fulltext": config.fts_weight if fts_weight is None else fts_weight,
@@ -168,7 +199,7 @@ class SearchMixin(StoreBase):
         except BaseException:
             fts_call.cancel()
             raise
-        if not query_text.strip() and vector is None:
+        if vector is None and blank(query_text):
             fts_call.cancel()
             rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
             ids = [r["thought_id"] for r in rows]
@@ -235,7 +266,7 @@ class SearchMixin(StoreBase):
         current_cycle: int | None = None,
         recency_now: datetime | str | None = None,
         recency_now_half_life: int | None = None,
-        filters: MetadataFilter | None = None,
+        filters: MetadataFilter | Mapping[str, Any] | None = None,
         include_archived: bool = False,
     ) -> HybridSearchResult:
         """One-call retrieval: :meth:`search_hybrid` with the query text and defaults."""

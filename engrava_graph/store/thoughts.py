@@ -21,6 +21,7 @@ from engrava_graph.graph.registry import cypher
 from engrava_graph.model.enums import LifecycleStatus, ThoughtType
 from engrava_graph.model.errors import (
     DuplicateThoughtError,
+    InvalidStoredRecordError,
     InvalidTransitionError,
     RepeatedThoughtIdError,
     StaleDataError,
@@ -268,14 +269,35 @@ class ThoughtsMixin(StoreBase):
         records = (thought_from_properties(r["thought"]) for r in rows)
         return {r.thought_id: r for r in records}
 
-    async def _require(self, thought_id: str) -> tuple[ThoughtRecord, dict[str, Any], int]:
+    async def _require(
+        self, thought_id: str, repair: dict[str, Any] | None = None
+    ) -> tuple[ThoughtRecord, dict[str, Any], int]:
+        """The stored thought, its properties and its revision.
+
+        Args:
+            repair: changes about to be applied: when the stored thought is not a valid record
+                (edited by hand), those of them that give its invalid fields new values stand
+                in for the stored ones, so that the update can repair it.
+
+        Raises:
+            ThoughtNotFoundError: no such thought.
+            InvalidStoredRecordError: it is not a valid record, and ``repair`` does not give
+                every invalid field a valid value.
+        """
         rows = await self.executor.read(
             Q["thoughts/get_revision"], namespace=self.namespace, thought_id=thought_id
         )
         if not rows:
             raise ThoughtNotFoundError(thought_id)
         props = rows[0]["thought"]
-        return thought_from_properties(props), props, int(rows[0]["revision"] or 0)
+        try:
+            current = thought_from_properties(props)
+        except InvalidStoredRecordError as error:
+            fixes = {k: v for k, v in (repair or {}).items() if k in error.fields}
+            if not fixes:
+                raise
+            current = thought_from_properties(props, fixes)
+        return current, props, int(rows[0]["revision"] or 0)
 
     @writes
     async def update_thought(self, thought_id: str, **changes: Any) -> ThoughtRecord:
@@ -286,19 +308,26 @@ class ThoughtsMixin(StoreBase):
         recomputed when essence or content change. The write is atomic: if another writer
         changed the thought in between, this update re-reads and re-applies (3 tries).
 
+        A thought edited by hand in Neo4j into something no write produces (``SET t.content =
+        42``) is repaired by an update that gives each of its invalid fields a valid value
+        (``content="..."``): those values are read in place of the stored ones.
+
         Raises:
             ThoughtNotFoundError: no such thought.
             InvalidTransitionError: an illegal lifecycle jump.
             ValidationFailedError: an unknown field or invalid value.
+            InvalidStoredRecordError: the stored thought is not a valid record and ``changes``
+                leave one of its invalid fields as it is (the error names them).
             StaleDataError: still conflicting after 3 tries.
             EmbeddingError: the provider failed (nothing is written).
         """
         if "thought_id" in changes and changes["thought_id"] != thought_id:
             raise ValidationFailedError("thought_id cannot change")
         for _ in range(_UPDATE_RETRIES):
-            current, props, revision = await self._require(thought_id)
+            current, props, revision = await self._require(thought_id, changes)
             new = evolved(current, {"updated_at": self._clock(), **changes})
-            text_changed = (new.essence, new.content) != (current.essence, current.content)
+            stored_text = (props.get("essence"), props.get("content"))
+            text_changed = (new.essence, new.content) != stored_text
             vector = (await self._vectors_for([new], None))[0] if text_changed else None
             row = self._row(new, vector)
             new_props = thought_properties(new)

@@ -9,6 +9,7 @@ import numpy as np
 
 from engrava_graph.embeddings.base import NORM_RULE, embed_off_loop, norm_problem
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.store._base import StoreBase
@@ -103,7 +104,8 @@ class VectorsMixin(StoreBase):
     async def _query_vector(
         self, query_text: str, query_vector: Sequence[float] | None
     ) -> list[float] | None:
-        """The given vector (checked), else the text's (None for blank text or no provider)."""
+        """The given vector (checked), else the text's (None for blank text, as
+        :func:`~engrava_graph.model.bounds.blank` reads it, or no provider)."""
         if query_vector is not None:
             return self._check_dims(query_vector)
-        return await self.embed_query(query_text) if query_text.strip() else None
+        return None if blank(query_text) else await self.embed_query(query_text)

@@ -249,6 +249,9 @@ async def test_conversation_messages(make_client: Callable[..., Awaiting]) -> No
     with pytest.raises(ValidationFailedError) as bad:  # checked before sending
         await client.add_messages("chat-1", [{"content": "no speaker"}])
     assert bad.value.errors[0]["loc"][:2] == ("messages", 0)
+    with pytest.raises(ValidationFailedError) as slashed:  # no URL path carries it: not a 404
+        await client.add_messages("a/b", messages)
+    assert slashed.value.errors[0]["loc"] == ("conversation_id",)
     with pytest.raises(PermissionDeniedError) as read_only:
         await make_client(client.client.namespace, api_key=READER).add_messages("chat-1", messages)
     assert read_only.value.code == "read_only_key"

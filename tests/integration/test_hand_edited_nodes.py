@@ -1,6 +1,8 @@
 """Thoughts edited by hand in Neo4j (as a person would in Neo4j Browser): an extra property is
-kept and ignored; a value no write produces is named by a typed error on read, and ranked with
-defaults by retrieval, so one such node never fails its whole namespace."""
+kept and ignored; a value no write produces is named by a typed error on read (``get_thought``,
+``list_thoughts``), named beside the other thoughts by a listing page (``list_page``, ``GET
+/v1/thoughts``), ranked with defaults by retrieval, and repaired by an update giving its invalid
+fields valid values, so one such node never fails its whole namespace."""
 
 from __future__ import annotations
 
@@ -65,3 +67,54 @@ async def test_a_text_edited_by_hand_is_searched_as_edited(store):
     assert await store.search_fts("deployment window") == []
     response = await store.retrieve("xylophone lessons", top_k=5, now=NOW)
     assert {r.thought_id for r in response.results} == found  # no query fails on the 42
+
+
+async def test_a_listing_names_a_hand_edited_thought_and_lists_the_others(store):
+    """A listing page (``list_page``, which ``GET /v1/thoughts`` reads) is not failed by one
+    thought edited by hand: the others are listed, the broken one is named with its fields,
+    and the page keeps its size and cursor."""
+    broken, *others = await store.bulk_store(
+        [thought("The deployment window is Tuesday"), thought("Lunch is at noon"), thought("Yak")]
+    )
+    await _in_browser(store, "SET t.content = 42", broken.thought_id)
+    page = await store.list_page()
+    assert {t.thought_id for t in page.thoughts} == {t.thought_id for t in others}
+    assert [(e.record_id, e.fields) for e in page.invalid] == [(broken.thought_id, ["content"])]
+    assert "update_thought" in str(page.invalid[0]) and page.next_cursor is None
+    ids = sorted(t.thought_id for t in (broken, *others))
+    first = await store.list_page(limit=2)
+    assert len(first.thoughts) + len(first.invalid) == 2 and first.next_cursor == ids[1]
+    rest = await store.list_page(after_id=first.next_cursor, limit=2)
+    assert [t.thought_id for t in rest.thoughts] + [e.record_id for e in rest.invalid] == ids[2:]
+    assert rest.next_cursor is None
+
+
+async def test_an_update_giving_valid_values_repairs_a_hand_edited_thought(store):
+    """update_thought (PATCH) reads the values it gives in place of the invalid stored ones, so
+    it repairs the thought: text, embedding and content hash follow the new text. An update
+    that leaves an invalid field as it is still names it."""
+    first, second = await store.bulk_store(
+        [thought("The deployment window is Tuesday"), thought("Lunch is at noon on Fridays")]
+    )
+    before = await store.get_embedding(first.thought_id)
+    await _in_browser(store, "SET t.content = 42, t.priority = 'URGENT'", first.thought_id)
+    with pytest.raises(InvalidStoredRecordError) as caught:
+        await store.update_thought(first.thought_id, content="Deploys happen on Wednesday")
+    assert caught.value.fields == ["priority"]  # the content is given, the priority is not
+    with pytest.raises(InvalidStoredRecordError):
+        await store.update_thought(first.thought_id, confidence=0.5)
+    repaired = await store.update_thought(
+        first.thought_id, content="Deploys happen on Wednesday", priority="P2"
+    )
+    assert (repaired.content, repaired.priority.value) == ("Deploys happen on Wednesday", "P2")
+    assert await store.get_thought(first.thought_id) == repaired
+    assert await store.get_embedding(first.thought_id) != before
+    assert [tid for tid, _ in await store.search_fts("wednesday")] == [first.thought_id]
+    duplicate = await store.create_thought(
+        thought("Another deploy note", content="Deploys happen on Wednesday"), deduplicate=True
+    )
+    assert duplicate.thought_id == first.thought_id  # the content hash is the new text's
+    assert {t.thought_id for t in await store.list_thoughts()} == {
+        first.thought_id,
+        second.thought_id,
+    }

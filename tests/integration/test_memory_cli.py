@@ -154,6 +154,17 @@ def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInf
     assert "credentials" in wrong
 
 
+def test_an_empty_now_and_an_invisible_query_are_one_line(cli: Any) -> None:
+    """``--now ""`` is refused like any other bad --now (it does not mean "now"), and a query
+    of invisible characters like a blank one."""
+    cli("remember", "The deploy window is Tuesday")
+    for command in ("retrieve", "explain"):
+        refused = cli.fails(command, "deploy", "-n", cli.namespace, "--now", "", code=2)
+        assert "invalid now" in refused and "got ''" in refused, refused
+    invisible = cli.fails("retrieve", "\u200b\u2060", "-n", cli.namespace, code=2)
+    assert "query must not be empty" in invisible, invisible
+
+
 def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
     chat = tmp_path / "chat.json"
     chat.write_text(
@@ -174,6 +185,11 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
         "Alice: The billing deploy is on Friday"
         in cli("retrieve", "when is the deploy?", "--now", NOW).stdout
     )
+    chat.write_text(
+        json.dumps({"conversation_id": "a/b", "messages": [{"role": "u", "content": "x"}]})
+    )
+    slashed = cli.fails("add-messages", str(chat), "-n", cli.namespace, code=2)
+    assert "invalid conversation_id: must not contain '/'" in slashed, slashed
     chat.write_text("{}")
     assert "missing field 'conversation_id'" in cli.fails(
         "add-messages", str(chat), "-n", cli.namespace, code=2

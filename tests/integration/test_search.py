@@ -9,6 +9,7 @@ import pytest
 
 from engrava_graph.model import (
     CycleProviderError,
+    InvalidFilterError,
     InvalidRecencyArgumentError,
     LifecycleStatus,
     MetadataFilter,
@@ -17,6 +18,7 @@ from engrava_graph.model import (
     ValidationFailedError,
 )
 from engrava_graph.model.cycles import CallableCycleProvider
+from engrava_graph.model.errors import InvalidQueryError
 from tests.factories import thought
 
 PETS = [
@@ -37,6 +39,28 @@ async def test_fulltext_finds_keywords_and_escapes_operators(store, pets):
     # Lucene syntax in user text is data, not syntax
     assert await store.search_fts('budget AND ") OR *:* (') != []
     assert await store.search_fts("!!! ???") == []
+
+
+async def test_bad_search_arguments_get_typed_errors_naming_them(store, pets):
+    """A wrong type, filter path or top_k is the error retrieve gives, not an AttributeError
+    or a silent []; a mapping filter is read by retrieve's rule."""
+    with pytest.raises(InvalidQueryError, match="query must be a string, got NoneType"):
+        await store.search_fts(None)
+    with pytest.raises(InvalidQueryError, match="query_text must be a string") as caught:
+        await store.search_hybrid(None)
+    assert caught.value.field == "query_text"
+    for top_k in (-1, 0, 1001, True):
+        with pytest.raises(ValidationFailedError, match="top_k must be 1..1000"):
+            await store.search_fts("retriever", top_k)
+        with pytest.raises(ValidationFailedError, match="top_k must be 1..1000"):
+            await store.search_hybrid("retriever", top_k=top_k)
+    with pytest.raises(InvalidFilterError, match="filter path 'a..b' is invalid"):
+        await store.search_hybrid("retriever", filters={"a..b": 1})
+    with pytest.raises(InvalidFilterError, match="filters must be"):
+        await store.search_hybrid("retriever", filters="speaker=Ann")
+    assert (await store.search_hybrid("retriever", filters={"speaker": "Ann"})).results == []
+    ranked = await store.search_hybrid("retriever", filters={})
+    assert ranked.results[0][0] == pets[0].thought_id
 
 
 async def test_similar_ranks_by_meaning(store, pets):
@@ -134,6 +158,16 @@ async def test_without_provider_search_is_keyword_only(make_store):
     t = await store.create_thought(thought("keyword only retrieval works"))
     result = await store.search_hybrid("retrieval")
     assert result.results[0][0] == t.thought_id and "vector" not in result.backends_used
+
+
+async def test_a_query_of_invisible_characters_is_blank_text(store, pets):
+    """Only whitespace and invisible characters (U+200B, U+2060, a BOM) is blank text, as
+    empty text: no embedding, hybrid falls back to the newest thoughts, no keyword hit."""
+    newest = (await store.search_hybrid("")).results
+    assert newest and {i for i, _ in newest} == {p.thought_id for p in pets}
+    for invisible in ("\u200b", " \u2060\ufeff\u200d "):
+        assert (await store.search_hybrid(invisible)).results == newest
+        assert await store.search_fts(invisible) == []
 
 
 async def test_metadata_filter_in_hybrid(store):

@@ -4,7 +4,9 @@ and where) and ``list``'s output on a narrow terminal and in a pipe."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -234,3 +236,36 @@ def test_a_file_that_is_not_utf8_says_so_in_one_line(tmp_path: Path) -> None:
     code, message = describe(caught.value)
     assert code == 2 and "not UTF-8 text (byte 0xe9 at offset 24)" in message
     assert "\n" not in message and "codec" not in message
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    """Put ``data`` on stdin as Python's own stdin reads a pipe (UTF-8 with surrogateescape:
+    bytes that are not UTF-8 come through as lone surrogates)."""
+    wrapper = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr(sys, "stdin", wrapper)
+
+
+def test_stdin_that_is_not_utf8_says_so_as_a_file_does(monkeypatch, capsys) -> None:
+    _stdin(monkeypatch, '{"conversation_id": "café"}'.encode("latin-1"))
+    with pytest.raises(DatasetError) as caught:
+        read_conversation(Path("-"))
+    assert str(caught.value) == (
+        "-: not UTF-8 text (byte 0xe9 at offset 24); save the file as UTF-8"
+    )
+    header = '{"kind": "namespace", "format": "engrava-graph/namespace-v1", "namespace": "n"}\n'
+    line = '{"kind": "thought", "thought": {"essence": "café"}}\n'
+    export = (header + line).encode("latin-1")
+    _stdin(monkeypatch, export)
+    with pytest.raises(SystemExit) as exited:  # fails before it connects to Neo4j
+        app(["import", "-", "--uri", "bolt://127.0.0.1:1"], prog_name="engrava-graph")
+    assert exited.value.code == 2
+    at = export.index(b"\xe9")
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: -: not UTF-8 text (byte 0xe9 at offset {at}); save the file as UTF-8"
+    ]
+
+
+def test_stdin_may_start_with_a_byte_order_mark(monkeypatch) -> None:
+    body = {"conversation_id": "c", "messages": [{"speaker": "A", "content": "hi"}]}
+    _stdin(monkeypatch, b"\xef\xbb\xbf" + json.dumps(body).encode())
+    assert read_conversation(Path("-"))[0] == "c"

@@ -7,6 +7,7 @@ import pytest
 from engrava_graph.conversations import (
     Message,
     StoredRow,
+    checked_conversation_id,
     clip,
     generated_message_id,
     message_thought_id,
@@ -80,6 +81,21 @@ def test_bad_input_is_a_typed_error() -> None:
     with pytest.raises(ValidationFailedError):
         validate_messages("c", "hello")  # type: ignore[arg-type]
     assert validate_messages("c", [{"content": "hi", "role": "user"}])[0].text == "user: hi"
+
+
+@pytest.mark.parametrize("bad", ["a/b", "a\\b", ".", "..", " ", "c\x01", "\ud800", "x" * 257, 7])
+def test_a_conversation_id_follows_the_rule_of_thought_ids(bad: object) -> None:
+    """A conversation id must be one URL path segment (the REST route carries it as one), by
+    the rule of thought and edge ids, so the library, CLI, MCP and REST take the same ids."""
+    with pytest.raises(ValidationFailedError) as caught:
+        validate_messages(bad, [{"content": "hi", "speaker": "A"}])
+    assert caught.value.errors[0]["loc"] == ("conversation_id",)
+    assert "conversation_id" in str(caught.value)
+
+
+@pytest.mark.parametrize("fine", ["conv-26", "session_3", "D1:3", "café", "a..b", "x" * 256])
+def test_conversation_ids_in_use_stay_valid(fine: str) -> None:
+    assert checked_conversation_id(fine) == fine
 
 
 def test_clip_cuts_at_a_word_boundary() -> None:

@@ -146,6 +146,22 @@ def test_metadata_filter_compiles_to_parameters():
         FieldPredicate("a", "LIKE", 1)
 
 
+def test_a_filters_argument_is_a_filter_or_a_mapping_by_the_rule_of_retrieve():
+    """Every ``filters`` argument goes through ``MetadataFilter.of``: a mapping gets the rule
+    of ``retrieve``'s ``metadata_filter``, anything else a typed error naming the argument."""
+    given = MetadataFilter.equals(speaker="Ann")
+    assert MetadataFilter.of(given) is given
+    assert MetadataFilter.of(None) == MetadataFilter()
+    assert MetadataFilter.of({"speaker": "Ann", "session": [1, 2]}).to_params() == [
+        {"key": "meta.speaker", "values": ["Ann"], "match_null": False},
+        {"key": "meta.session", "values": [1, 2], "match_null": False},
+    ]
+    with pytest.raises(InvalidFilterError, match="filter path 'a..b' is invalid"):
+        MetadataFilter.of({"a..b": 1})
+    with pytest.raises(InvalidFilterError, match="filters must be a MetadataFilter .* got list"):
+        MetadataFilter.of([("speaker", "Ann")])  # type: ignore[arg-type]
+
+
 def test_bi_temporal_predicates():
     jan, feb, mar = (datetime(2024, m, 1, tzinfo=UTC) for m in (1, 2, 3))
     assert ValidTimeFilter.at(feb).matches(jan, mar)

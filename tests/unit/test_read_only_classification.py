@@ -12,6 +12,7 @@ READS = {
     "get_thought",
     "get_thoughts",
     "list_thoughts",
+    "list_page",
     "recent_thoughts",
     "count_thoughts",
     "get_embedding",

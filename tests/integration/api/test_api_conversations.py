@@ -93,6 +93,10 @@ def test_bad_messages_are_422_naming_the_message(api: Api) -> None:
         assert response.json()["field"] == field, response.json()
     blank = api.post("/v1/conversations/%20/messages", json={"messages": MESSAGES})
     assert blank.status_code == 422, blank.text
+    for segment in ("a%5Cb", "a%01b", "%2E%2E"):  # the rule of thought ids, as the library's
+        refused = api.post(f"/v1/conversations/{segment}/messages", json={"messages": MESSAGES})
+        assert refused.status_code == 422, (segment, refused.text)
+        assert refused.json()["field"] == "conversation_id", refused.json()
     assert api.footprint() == (0, 0)
 
 

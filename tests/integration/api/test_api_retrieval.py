@@ -103,6 +103,9 @@ def test_explain_in_an_unknown_format_is_422(api: Api, memories: dict[str, str])
     ("body", "field"),
     [
         ({"query": ""}, "query"),
+        ({"query": " \t\n"}, "query"),
+        ({"query": "\u200b"}, "query"),  # invisible characters only: blank too
+        ({"query": "\u2060\ufeff\u200d\u00ad"}, "query"),
         ({"query": "x" * 2001}, "query"),
         ({"query": "tea", "top_k": 0}, "top_k"),
         ({"query": "tea", "top_k": 101}, "top_k"),

@@ -7,6 +7,7 @@ import uuid
 from urllib.parse import quote
 
 from tests.integration.api.conftest import Api
+from tests.integration.test_hand_edited_nodes import _in_browser
 
 
 def _body(essence: str, **fields: object) -> dict[str, object]:
@@ -170,6 +171,33 @@ def test_patch_changes_fields_and_checks_the_lifecycle(api: Api) -> None:
     assert illegal.status_code == 409
     assert illegal.json()["error"] == "invalid_transition"
     assert api.get(path).json()["lifecycle_status"] == "DONE"
+
+
+def test_a_thought_edited_by_hand_is_listed_as_invalid_and_repaired_by_patch(api: Api) -> None:
+    """``SET t.content = 42`` in Neo4j Browser: the listing still lists the other thoughts and
+    names this one in ``invalid`` (reading it alone is a 409 naming the field); a PATCH giving
+    the field a valid value repairs it."""
+    broken, fine = api.thought("The deploy window is Tuesday"), api.thought("Lunch at noon")
+    path = f"/v1/thoughts/{broken['thought_id']}"
+    store = api.client.app.state.api.store(api.namespace)  # type: ignore[attr-defined]
+    api.client.portal.call(_in_browser, store, "SET t.content = 42", broken["thought_id"])
+    listed = api.get("/v1/thoughts")
+    assert listed.status_code == 200, listed.text
+    assert [t["thought_id"] for t in listed.json()["thoughts"]] == [fine["thought_id"]]
+    (invalid,) = listed.json()["invalid"]
+    assert invalid["thought_id"] == broken["thought_id"]
+    assert invalid["problems"] == ["content: Input should be a valid string"]
+    assert "PATCH" in invalid["message"]
+    alone = api.get(path)
+    assert alone.status_code == 409 and alone.json()["error"] == "invalid_stored_record"
+    still = api.patch(path, json={"priority": "P1"})  # leaves the content as it is
+    assert still.status_code == 409 and "content" in still.json()["message"]
+    repaired = api.patch(path, json={"content": "The deploy window is Tuesday 2-4pm"})
+    assert repaired.status_code == 200, repaired.text
+    assert repaired.json()["content"] == "The deploy window is Tuesday 2-4pm"
+    assert api.get(path).json() == repaired.json()
+    after = api.get("/v1/thoughts").json()
+    assert len(after["thoughts"]) == 2 and after["invalid"] == []
 
 
 def test_patch_refuses_fixed_and_empty_changes(api: Api) -> None:

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.encode import MAX_QUERY_CHARS, MAX_SUB_QUERIES, decompose, encode_query
 from engrava_graph.retrieval.types import Intent
@@ -35,6 +36,23 @@ def test_bad_query_text_is_rejected(text: object) -> None:
     with pytest.raises(InvalidQueryError) as caught:
         encode_query(text, now=NOW)  # type: ignore[arg-type]
     assert caught.value.field == "query"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\u200b", " \u200b\u200d\ufeff ", "\u2060\u00ad", "\u3000\u2028", "\u3164", "\ufe0f\x07"],
+)
+def test_a_query_of_invisible_characters_is_blank(text: str) -> None:
+    assert blank(text)
+    with pytest.raises(InvalidQueryError, match="visible character") as caught:
+        encode_query(text, now=NOW)
+    assert caught.value.field == "query"
+
+
+@pytest.mark.parametrize("text", ["a", "\u200bdeploy\u200b", "?", "记", "\U0001f600"])
+def test_a_query_with_one_visible_character_is_not_blank(text: str) -> None:
+    assert not blank(text)
+    assert encode_query(text, now=NOW).text == text.strip()
 
 
 def test_longest_query_is_accepted() -> None:
