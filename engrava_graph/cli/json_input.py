@@ -5,13 +5,14 @@ and opening the files they write (``export -o``, ``explain --html``).
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO
 
 from pydantic import ValidationError
 
@@ -29,17 +30,12 @@ def problem(error: Exception) -> str:
     """What is wrong with a parsed JSON value, in one line (no exception class names).
 
     Args:
-        error: a :class:`json.JSONDecodeError`, a :class:`UnicodeDecodeError` (the file is not
-            UTF-8), a ``KeyError`` (a missing field), a pydantic
-            ``ValidationError``, a :class:`ValidationFailedError` or another ``ValueError``.
+        error: a :class:`json.JSONDecodeError`, a :class:`NotUtf8Error`, a ``KeyError`` (a
+            missing field), a pydantic ``ValidationError``, a :class:`ValidationFailedError`
+            or another ``ValueError``.
     """
     if isinstance(error, json.JSONDecodeError):
         return f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-    if isinstance(error, UnicodeDecodeError):
-        return (
-            f"not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset {error.start}); "
-            f"save the file as UTF-8"
-        )
     if isinstance(error, KeyError):
         return f"missing field {error.args[0]!r}"
     if isinstance(error, ValidationError):
@@ -49,21 +45,81 @@ def problem(error: Exception) -> str:
     return " ".join(str(error).split())
 
 
-def open_input(path: Path) -> IO[str]:
+class NotUtf8Error(ValueError):
+    """Input that is not UTF-8 text.
+
+    Attributes:
+        byte: the first byte that is not UTF-8.
+        offset: its position from the start of the input, in bytes (a byte order mark counted).
+    """
+
+    def __init__(self, byte: int, offset: int) -> None:
+        super().__init__(
+            f"not UTF-8 text (byte 0x{byte:02x} at offset {offset}); save the file as UTF-8"
+        )
+        self.byte = byte
+        self.offset = offset
+
+
+class Utf8Input:
+    """A binary stream read as strict UTF-8 text, whole (:meth:`read`) or line by line
+    (iteration, so a large export is never held at once), a leading byte order mark skipped.
+    Lines keep their own line endings. A context manager: closes the stream on exit.
+
+    Decoding is done here, a line at a time (a newline byte never falls inside a UTF-8
+    sequence), so that :class:`NotUtf8Error` gives the bad byte's offset in the whole input; a
+    text wrapper's decoding error counts from the start of its read buffer instead.
+
+    Raises:
+        NotUtf8Error: from :meth:`read` or the iteration, at the first byte that is not UTF-8.
+    """
+
+    def __init__(self, binary: BinaryIO) -> None:
+        self._binary = binary
+        self._offset = 0
+
+    def __enter__(self) -> Utf8Input:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._binary.close()
+
+    def _decode(self, data: bytes) -> str:
+        skip = len(codecs.BOM_UTF8) if self._offset == 0 and data.startswith(codecs.BOM_UTF8) else 0
+        try:
+            text = data[skip:].decode("utf-8")
+        except UnicodeDecodeError as error:
+            at = skip + error.start
+            raise NotUtf8Error(data[at], self._offset + at) from None
+        self._offset += len(data)
+        return text
+
+    def read(self) -> str:
+        """The rest of the input as text."""
+        return self._decode(self._binary.read())
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self._binary:
+            yield self._decode(line)
+
+
+def open_input(path: Path) -> Utf8Input:
     """``path`` opened for reading as UTF-8 text (a leading byte order mark skipped, as the
-    REST API accepts one), or stdin for ``-``, read the same way: strict UTF-8 whatever the
-    locale, so bytes that are not UTF-8 raise the :class:`UnicodeDecodeError` that
-    :func:`problem` names in one line (Python's stdin would let them through as lone
-    surrogates, refused later as "invalid Unicode" in some field).
+    REST API accepts one), or stdin's bytes for ``-``, read the same way: strict UTF-8 whatever
+    the locale, so bytes that are not UTF-8 raise :class:`NotUtf8Error`, which :func:`problem`
+    gives in one line (Python's stdin would let them through as lone surrogates, refused later
+    as "invalid Unicode" in some field).
 
     Raises:
         DatasetError: the file does not exist or cannot be read (a usage error: exit code 2).
     """
     if str(path) == "-":
         binary = getattr(sys.stdin, "buffer", None)
-        return sys.stdin if binary is None else io.TextIOWrapper(binary, encoding="utf-8-sig")
+        if binary is None:  # a text-only stdin (an embedding program's): its text as bytes again
+            binary = io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
+        return Utf8Input(binary)
     try:
-        return path.open(encoding="utf-8-sig")
+        return Utf8Input(path.open("rb"))
     except OSError as error:
         raise DatasetError(f"{path}: cannot read it ({error.strerror or error})") from None
 

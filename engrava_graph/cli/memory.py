@@ -29,7 +29,13 @@ from rich.cells import cell_len, set_cell_size
 from rich.console import Console
 
 from engrava_graph.cli.common import error_exit, request_clock
-from engrava_graph.cli.json_input import open_input, open_output, problem, read_conversation
+from engrava_graph.cli.json_input import (
+    NotUtf8Error,
+    open_input,
+    open_output,
+    problem,
+    read_conversation,
+)
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.cli.text import shown
 from engrava_graph.core import Neo4jEngravaCore
@@ -450,7 +456,7 @@ def import_namespace(
         try:
             with open_input(path) as stream:
                 header, thoughts, vectors, edges = read_export(iter(stream))
-        except UnicodeDecodeError as error:
+        except NotUtf8Error as error:
             raise DatasetError(f"{path}: {problem(error)}") from None
         known = {t.thought_id for t in thoughts}
         missing = sorted({i for e in edges for i in (e.from_thought_id, e.to_thought_id)} - known)

@@ -238,6 +238,22 @@ def test_a_file_that_is_not_utf8_says_so_in_one_line(tmp_path: Path) -> None:
     assert "\n" not in message and "codec" not in message
 
 
+def test_a_bad_byte_far_into_a_file_is_named_by_its_offset_in_the_file(tmp_path: Path) -> None:
+    """Past a text reader's first buffer (8 KB) the offset still counts from the file's start,
+    its byte order mark included."""
+    path = tmp_path / "long.json"
+    data = b"\xef\xbb\xbf" + json.dumps({"conversation_id": "c", "pad": "x" * 20_000}).encode()
+    data = data[:-2] + "é".encode("latin-1") + data[-2:]
+    path.write_bytes(data)
+    at = data.index(b"\xe9")
+    with pytest.raises(DatasetError) as caught:
+        read_conversation(path)
+    assert (
+        str(caught.value)
+        == f"{path}: not UTF-8 text (byte 0xe9 at offset {at}); save the file as UTF-8"
+    )
+
+
 def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     """Put ``data`` on stdin as Python's own stdin reads a pipe (UTF-8 with surrogateescape:
     bytes that are not UTF-8 come through as lone surrogates)."""
