@@ -114,10 +114,7 @@ class ApiSettings(BaseSettings):
         embedder: ``"sentence-transformers"`` (bundled all-MiniLM-L6-v2) or ``"none"``.
         embedding_model_path: another local sentence-transformers model directory.
         embedding_workers: model replicas, i.e. query embeddings computed at once (on torch
-            each replica costs the model's memory, about 90 MB for MiniLM-L6; on ONNX only a
-            tokenizer). Default 2: with one, concurrent requests queued for the model
-            (``benchmarks/bench_api_load.py``, 8 clients at 100,000 thoughts on 2 cores: 46
-            against 53-56 requests/s, in alternating runs).
+            each replica costs the model's memory, about 90 MB for MiniLM-L6).
         embedding_cache_size: query texts whose vectors are kept (bounded LRU; 0 = none).
         embedding_backend: what runs the model: ``"auto"``, ``"onnx"`` or ``"torch"`` (see
             :class:`~engrava_graph.embeddings.SentenceTransformerProvider`).
@@ -157,7 +154,7 @@ class ApiSettings(BaseSettings):
     insecure_dev: bool = False
     embedder: Literal["sentence-transformers", "none"] = "sentence-transformers"
     embedding_model_path: str | None = None
-    embedding_workers: int = Field(default=2, ge=1, le=16)
+    embedding_workers: int = Field(default=1, ge=1, le=16)
     embedding_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
     embedding_backend: Literal["auto", "onnx", "torch"] = "auto"
     neo4j_max_pool_size: int = Field(default=50, ge=1, le=1000)
