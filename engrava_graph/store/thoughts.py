@@ -276,8 +276,10 @@ class ThoughtsMixin(StoreBase):
 
         Args:
             repair: changes about to be applied: when the stored thought is not a valid record
-                (edited by hand), those of them that give its invalid fields new values stand
-                in for the stored ones, so that the update can repair it.
+                (edited by hand), those that are record fields stand in for the stored values
+                (the update writes them anyway), so that the update can repair it. All of them,
+                not only the fields the first error names: an unreadable ``metadata_json``
+                fails before the other fields are checked.
 
         Raises:
             ThoughtNotFoundError: no such thought.
@@ -292,8 +294,8 @@ class ThoughtsMixin(StoreBase):
         props = rows[0]["thought"]
         try:
             current = thought_from_properties(props)
-        except InvalidStoredRecordError as error:
-            fixes = {k: v for k, v in (repair or {}).items() if k in error.fields}
+        except InvalidStoredRecordError:
+            fixes = {k: v for k, v in (repair or {}).items() if k in ThoughtRecord.model_fields}
             if not fixes:
                 raise
             current = thought_from_properties(props, fixes)

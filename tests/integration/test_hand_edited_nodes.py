@@ -118,3 +118,19 @@ async def test_an_update_giving_valid_values_repairs_a_hand_edited_thought(store
         first.thought_id,
         second.thought_id,
     }
+
+
+async def test_one_update_repairs_an_unreadable_metadata_and_another_field_together(store):
+    """An unreadable ``metadata_json`` fails before the other fields are checked, so its first
+    error names only ``metadata``; an update giving both broken fields valid values still
+    repairs the thought."""
+    (broken,) = await store.bulk_store([thought("The deployment window is Tuesday")])
+    await _in_browser(
+        store, "SET t.priority = 'URGENT', t.metadata_json = 'oops'", broken.thought_id
+    )
+    with pytest.raises(InvalidStoredRecordError) as caught:
+        await store.get_thought(broken.thought_id)
+    assert caught.value.fields == ["metadata"]
+    repaired = await store.update_thought(broken.thought_id, priority="P2", metadata={"a": 1})
+    assert (repaired.priority.value, repaired.metadata) == ("P2", {"a": 1})
+    assert await store.get_thought(broken.thought_id) == repaired
