@@ -51,11 +51,13 @@ CALL (s, activated_nodes) {
   RETURN t, 'TAG' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
   UNION ALL
   // A message's window is empty (an inverted range), so the index seek finds nothing for it.
+  // A valid_from that is not a ZONED DATETIME (a string set by hand) has no window either.
   WITH s, duration({seconds: CASE WHEN s.conversation_id IS NULL THEN $window_seconds
-                                   ELSE -1 END}) AS window
+                                   ELSE -1 END}) AS window,
+       CASE WHEN s.valid_from IS :: ZONED DATETIME THEN s.valid_from END AS at
   MATCH (t:Thought {namespace: $namespace})
   USING INDEX SEEK t:Thought(namespace, valid_from)
-  WHERE t.valid_from >= s.valid_from - window AND t.valid_from <= s.valid_from + window
+  WHERE t.valid_from >= at - window AND t.valid_from <= at + window
     AND t <> s AND t.conversation_id IS NULL
   RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight
 }

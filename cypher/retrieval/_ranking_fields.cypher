@@ -6,13 +6,18 @@
 //   valid_from, conversation_id, position,
 // each instant as two integers, its epochSeconds and microsecond (nulls without a value; one
 // product of the two overflows for the far instants a DateTime can hold): the driver's DateTime
-// decoding cost more than the statement. Neither the text nor the metadata: only the results
-// show them (retrieval/_display_fields).
+// decoding cost more than the statement. A time that is not a ZONED DATETIME (a string set by
+// hand in Neo4j Browser) reads as none, so the memory ranks with the defaults. Neither the text
+// nor the metadata: only the results show them (retrieval/_display_fields).
 [t.thought_id, elementId(t), t.thought_type, t.priority, t.confidence, coalesce(t.pinned, false),
  coalesce(t.access_count, 0),
- t.created_at.epochSeconds, t.created_at.microsecond,
- t.updated_at.epochSeconds, t.updated_at.microsecond,
+ CASE WHEN t.created_at IS :: ZONED DATETIME THEN t.created_at.epochSeconds END,
+ CASE WHEN t.created_at IS :: ZONED DATETIME THEN t.created_at.microsecond END,
+ CASE WHEN t.updated_at IS :: ZONED DATETIME THEN t.updated_at.epochSeconds END,
+ CASE WHEN t.updated_at IS :: ZONED DATETIME THEN t.updated_at.microsecond END,
  t.updated_cycle,
- t.last_accessed_at.epochSeconds, t.last_accessed_at.microsecond,
- t.valid_from.epochSeconds, t.valid_from.microsecond,
+ CASE WHEN t.last_accessed_at IS :: ZONED DATETIME THEN t.last_accessed_at.epochSeconds END,
+ CASE WHEN t.last_accessed_at IS :: ZONED DATETIME THEN t.last_accessed_at.microsecond END,
+ CASE WHEN t.valid_from IS :: ZONED DATETIME THEN t.valid_from.epochSeconds END,
+ CASE WHEN t.valid_from IS :: ZONED DATETIME THEN t.valid_from.microsecond END,
  t.conversation_id, t.position]

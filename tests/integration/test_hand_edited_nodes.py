@@ -134,3 +134,32 @@ async def test_one_update_repairs_an_unreadable_metadata_and_another_field_toget
     repaired = await store.update_thought(broken.thought_id, priority="P2", metadata={"a": 1})
     assert (repaired.priority.value, repaired.metadata) == ("P2", {"a": 1})
     assert await store.get_thought(broken.thought_id) == repaired
+
+
+@pytest.mark.parametrize(
+    "field", ["valid_from", "valid_until", "created_at", "updated_at", "last_accessed_at"]
+)
+async def test_a_time_set_to_a_string_by_hand_is_ranked_with_defaults(store, field):
+    """``SET t.valid_from = '2026-01-01T00:00:00Z'`` (a string, not a DATETIME, as Neo4j Browser
+    stores a quoted time) fails no retrieval: the thought ranks as if it had no such time. A read
+    takes an ISO 8601 string as its time and names the field of any other string."""
+    edited, other = await store.bulk_store(
+        [
+            thought("The deployment window is Tuesday 2-4pm UTC", valid_from=NOW),
+            thought("The deploy checklist lives in the wiki", valid_from=NOW),
+        ]
+    )
+    for value in ("2026-01-01T00:00:00Z", "last Tuesday"):
+        await _in_browser(store, f"SET t.{field} = '{value}'", edited.thought_id)
+        for kwargs in ({}, {"recency_now": NOW}, {"pathway": "energy"}, {"pathway": "attention"}):
+            response = await store.retrieve("deploy schedule", top_k=3, now=NOW, **kwargs)
+            assert other.thought_id in [r.thought_id for r in response.results], kwargs
+        response = await store.retrieve("what was the deploy schedule last week", now=NOW)
+        assert response.results
+        assert (await store.explain("deploy schedule", level="debug", now=NOW)).results
+        assert await store.search_hybrid("deploy schedule")
+        assert await store.recall("deploy schedule", recency_now=NOW)
+        await store.consolidate(current_cycle=10)
+    with pytest.raises(InvalidStoredRecordError) as caught:
+        await store.get_thought(edited.thought_id)
+    assert caught.value.fields == [field]
