@@ -70,18 +70,23 @@ TOP_K = 10
 #: Sizes of the per-question small stores.
 SMALL_STORES = (3, 10)
 SEED = 13
+#: Every how many-th question is also asked where nothing answers it (see
+#: :func:`unanswerable_examples`).
+UNANSWERABLE_EVERY = 4
 #: The features after the intercept, and the sign each coefficient must keep (+1 non-negative,
-#: -1 non-positive): composite, lead, ln(candidates), ln(1 + rank), first, first x ln(candidates).
-SIGNS = (1.0, 1.0, -1.0, -1.0, 1.0, -1.0)
+#: -1 non-positive): composite, lead, ln(candidates), ln(1 + rank), first, first x ln(candidates),
+#: cosine.
+SIGNS = (1.0, 1.0, -1.0, -1.0, 1.0, -1.0, 1.0)
 
 
 @dataclasses.dataclass(frozen=True)
 class Example:
     """One returned result: its Phase 9 inputs and whether it is evidence."""
 
-    store: str  # "whole", "session" or "small"
+    store: str  # "whole", "session", "small" or "unanswerable"
     composite: float
     lead: float
+    cosine: float
     candidates: int
     rank: int
     evidence: bool
@@ -145,10 +150,58 @@ async def small_store_examples(
     return found
 
 
-async def examples_of(
-    store: Neo4jEngravaCore, conversation: Conversation, kind: str, ranked_log: list[list[Any]]
+async def unanswerable_examples(
+    base: Neo4jEngravaCore, conversations: Sequence[Conversation], ranked_log: list[list[Any]]
 ) -> list[Example]:
-    """Ask every question of ``conversation`` in ``store``; one :class:`Example` per result."""
+    """Questions asked where no memory answers them, every result labelled not evidence: every
+    :data:`UNANSWERABLE_EVERY`-th question of each conversation asked of the next
+    conversation's whole store (already ingested), and of small stores of :data:`SMALL_STORES`
+    memories drawn at random (seeded) from that conversation's turns (separate notes, deleted
+    after). An agent asks its memory things it was never told; without these the fit only ever
+    saw questions with an answer in the store."""
+    found: list[Example] = []
+    for at, conversation in enumerate(conversations):
+        other = conversations[(at + 1) % len(conversations)]
+        if other is conversation:
+            continue
+        asked = dataclasses.replace(
+            conversation,
+            questions=conversation.questions[::UNANSWERABLE_EVERY],
+            last_date=other.last_date,
+        )
+        store = base.for_namespace("bench-turns-" + other.sample_id)
+        found += await examples_of(store, asked, "unanswerable", ranked_log, answerable=False)
+        turns = [t for t in other.thoughts if t.metadata.get("kind") == "turn"]
+        rng = random.Random(f"{SEED}:unanswerable:{conversation.sample_id}")
+        for index, question in enumerate(asked.questions):
+            for size in SMALL_STORES:
+                part = dataclasses.replace(
+                    asked,
+                    sample_id=f"{conversation.sample_id}-u{index}-n{size}",
+                    questions=[question],
+                )
+                small = base.for_namespace(f"calib-small-{part.sample_id}")
+                await small.delete_namespace()
+                await small.bulk_store(rng.sample(turns, size))
+                try:
+                    found += await examples_of(
+                        small, part, "unanswerable", ranked_log, answerable=False
+                    )
+                finally:
+                    await small.delete_namespace()
+    return found
+
+
+async def examples_of(
+    store: Neo4jEngravaCore,
+    conversation: Conversation,
+    kind: str,
+    ranked_log: list[list[Any]],
+    *,
+    answerable: bool = True,
+) -> list[Example]:
+    """Ask every question of ``conversation`` in ``store``; one :class:`Example` per result (none
+    is evidence when not ``answerable``: the store holds another conversation)."""
     evidence = await evidence_map(store, conversation)
     store.access_tracking_enabled = False
     now = conversation.last_date + timedelta(days=1) if conversation.last_date else None
@@ -157,19 +210,21 @@ async def examples_of(
         ranked_log.clear()
         response = await store.retrieve(question.question, top_k=TOP_K, now=now)
         ranked = ranked_log[-1]
-        composites = {tid: (i, comp) for i, (tid, comp) in enumerate(ranked)}
+        composites = {tid: (i, comp, cos) for i, (tid, comp, cos) in enumerate(ranked)}
         gold = set(question.evidence)
         for memory in response.results:
-            i, comp = composites[memory.thought_id]
+            i, comp, cos = composites[memory.thought_id]
             following = ranked[i + 1][1] if i + 1 < len(ranked) else comp
             found.append(
                 Example(
                     store=kind,
                     composite=comp,
                     lead=comp - following,
+                    cosine=cos,
                     candidates=len(ranked),
                     rank=i,
-                    evidence=bool(evidence.turns.get(memory.thought_id, frozenset()) & gold),
+                    evidence=answerable
+                    and bool(evidence.turns.get(memory.thought_id, frozenset()) & gold),
                 )
             )
     return found
@@ -181,7 +236,16 @@ def design(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray]:
     for e in examples:
         pool, first = math.log(max(e.candidates, 1)), 1.0 if e.rank == 0 else 0.0
         rows.append(
-            [1.0, e.composite, max(e.lead, 0.0), pool, math.log1p(e.rank), first, first * pool]
+            [
+                1.0,
+                e.composite,
+                max(e.lead, 0.0),
+                pool,
+                math.log1p(e.rank),
+                first,
+                first * pool,
+                e.cosine,
+            ]
         )
     y = np.array([1.0 if e.evidence else 0.0 for e in examples])
     return np.array(rows), y
@@ -221,7 +285,9 @@ def capped_confidences(examples: Sequence[Example], fitted: Calibration) -> list
     out, ceiling = [], 1.0
     for e in examples:
         ceiling = 1.0 if e.rank == 0 else ceiling
-        confidence = calibrated_confidence(e.composite, e.lead, e.rank, e.candidates, fitted)
+        confidence = calibrated_confidence(
+            e.composite, e.lead, e.rank, e.candidates, fitted, cosine=e.cosine
+        )
         ceiling = min(ceiling, confidence)
         out.append(ceiling)
     return out
@@ -234,7 +300,12 @@ async def collect(conversations: Sequence[Conversation]) -> list[Example]:
     original = phases.score
 
     def recording(ranked: Sequence[Candidate], config: Any) -> None:
-        ranked_log.append([(c.thought_id, c.composite) for c in ranked])
+        ranked_log.append(
+            [
+                (c.thought_id, c.composite, c.cosine if c.cosine is not None else c.keyword)
+                for c in ranked
+            ]
+        )
         original(ranked, config)
 
     phases.score = recording  # type: ignore[assignment]
@@ -252,6 +323,8 @@ async def collect(conversations: Sequence[Conversation]) -> list[Example]:
                 examples += await examples_of(store, part, kind, ranked_log)
             examples += await small_store_examples(base, conversation, ranked_log)
             print(f"{conversation.sample_id}: {len(examples)} examples so far", flush=True)
+        examples += await unanswerable_examples(base, conversations, ranked_log)
+        print(f"unanswerable: {len(examples)} examples in all", flush=True)
     finally:
         phases.score = original  # type: ignore[assignment]
         await base.close()
@@ -289,9 +362,10 @@ async def main() -> None:
         rank_coef=round(float(-beta[4]), 3),
         first_bias=round(float(beta[5]), 3),
         first_pool_coef=round(float(-beta[6]), 3),
+        cosine_coef=round(float(beta[7]), 3),
     )
     print(f"fitted: {fitted!r} on {len(examples)} results, {y.mean():.3f} evidence")
-    for kind in ("whole", "session", "small"):
+    for kind in ("whole", "session", "small", "unanswerable"):
         part = [e for e in examples if e.store == kind]
         for name, cal in (("fitted", fitted), ("current", Calibration())):
             ece = calibration(capped_confidences(part, cal), [e.evidence for e in part], bins=10)

@@ -508,14 +508,19 @@ def _show(candidates: Iterable[Candidate], described: Iterable[Sequence[Any]]) -
 def score(ranked: Sequence[Candidate], config: RetrievalConfig) -> None:
     """Phase 9: each candidate's confidence, the calibrated probability that it answers the
     query (:func:`.scoring.calibrated_confidence` of its composite, its lead over the
-    next-ranked candidate, its rank and how many candidates compete), never above the confidence
-    of a higher-ranked one, so the response is ordered by rank and by confidence alike.
-    ``ranked`` must be in Phase 7 order."""
+    next-ranked candidate, its cosine to the question (else its keyword score), its rank and
+    how many candidates compete), never above the confidence of a higher-ranked one, so the
+    response is ordered by rank and by confidence alike. ``ranked`` must be in Phase 7 order."""
     ceiling = 1.0
     for i, c in enumerate(ranked):
         following = ranked[i + 1].composite if i + 1 < len(ranked) else c.composite
         confidence = calibrated_confidence(
-            c.composite, c.composite - following, i, len(ranked), config.calibration
+            c.composite,
+            c.composite - following,
+            i,
+            len(ranked),
+            config.calibration,
+            cosine=c.cosine if c.cosine is not None else c.keyword,
         )
         ceiling = min(ceiling, confidence)
         c.confidence = ceiling

@@ -282,43 +282,55 @@ class Calibration(BaseModel):
     """A logistic map from a candidate's Phase 9 inputs to the probability that it answers the
     query (Platt scaling, Platt 1999)::
 
-        z = bias + composite_coef * composite + lead_coef * lead
+        z = bias + composite_coef * composite + lead_coef * lead + cosine_coef * cosine
             - pool_coef * ln(candidates) - rank_coef * ln(1 + rank)
             + (first_bias - first_pool_coef * ln(candidates))   [first-ranked result only]
         confidence = 1 / (1 + exp(-z))
 
     where ``lead`` is the composite's margin over the next-ranked candidate (a memory that
-    stands out is likelier right than one among equals), ``rank`` its 0-based place in the
-    ranking and ``candidates`` how many memories were ranked: the prior that a result is right
-    falls down the ranking and as more memories compete, and the first result's more steeply
+    stands out is likelier right than one among equals), ``cosine`` its cosine to the question
+    (an absolute match: the composite and the lead are relative to the other candidates, so
+    without it the first of three unrelated memories looked right), ``rank`` its 0-based place
+    in the ranking and ``candidates`` how many memories were ranked: the prior that a result is
+    right falls down the ranking and as more memories compete, and the first result's more steeply
     (one right memory among 3 is first far more often than one among 80). Every coefficient is
-    non-negative, so confidence rises with the composite and the lead and falls with the rank
-    and the pool.
+    non-negative, so confidence rises with the composite, the lead and the cosine and falls with
+    the rank and the pool.
 
     The defaults were fitted by logistic regression (``benchmarks/fit_calibration.py``) on LoCoMo
     (one memory per turn), the tuning conversations conv-26, conv-30, conv-41 and conv-42 only,
     at three store sizes: each whole conversation, each of its sessions alone, and per question
-    small stores of 3 and 10 memories (its evidence turns and random other turns); label = the
-    result is one of the question's evidence turns; every result of ``retrieve(top_k=10)`` with
-    all defaults and ``now`` = the day after the last session (26,494 results, 13.1 % evidence).
-    In-sample expected calibration error (10 bins, confidences capped down the ranking as Phase
-    9 does): 0.016 whole, 0.016 sessions, 0.013 small stores. See docs/retrieval.md,
-    "Confidence".
+    small stores of 3 and 10 memories (its evidence turns and random other turns); and, so that
+    a question nothing in the store answers gets a low confidence, every fourth question asked
+    of another conversation's whole store and of small stores of its turns (every result not
+    evidence); label = the result is one of the question's evidence turns; every result of
+    ``retrieve(top_k=10)`` with all defaults and ``now`` = the day after the last session
+    (29,963 results, 11.6 % evidence). In-sample expected calibration error (10 bins,
+    confidences capped down the ranking as Phase 9 does): 0.023 whole, 0.015 sessions, 0.026
+    small stores, 0.049 unanswered (where a first result at 0.7 or more fell from 30 % to 4 %).
+    See docs/retrieval.md, "Confidence".
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    bias: float = -1.772
-    composite_coef: float = Field(default=1.789, ge=0.0)
-    lead_coef: float = Field(default=11.014, ge=0.0)
-    pool_coef: float = Field(default=0.114, ge=0.0)
-    rank_coef: float = Field(default=1.038, ge=0.0)
-    first_bias: float = Field(default=2.732, ge=0.0)
-    first_pool_coef: float = Field(default=0.529, ge=0.0)
+    bias: float = -3.117
+    composite_coef: float = Field(default=1.664, ge=0.0)
+    lead_coef: float = Field(default=10.306, ge=0.0)
+    pool_coef: float = Field(default=0.369, ge=0.0)
+    rank_coef: float = Field(default=0.748, ge=0.0)
+    first_bias: float = Field(default=1.729, ge=0.0)
+    first_pool_coef: float = Field(default=0.24, ge=0.0)
+    cosine_coef: float = Field(default=4.223, ge=0.0)
 
 
 def calibrated_confidence(
-    composite: float, lead: float, rank: int, candidates: int, calibration: Calibration
+    composite: float,
+    lead: float,
+    rank: int,
+    candidates: int,
+    calibration: Calibration,
+    *,
+    cosine: float,
 ) -> float:
     """Phase 9 confidence: the calibrated probability in [0, 1] that a memory answers the query.
 
@@ -329,16 +341,19 @@ def calibrated_confidence(
         rank: its 0-based place in the ranking (negative counts as 0).
         candidates: how many candidates were ranked (at least 1 counts).
         calibration: the fitted map (:class:`Calibration`).
+        cosine: its cosine to the question in [0, 1] (its keyword score when there is none:
+            no question vector, or a memory without an embedding).
 
     Returns:
-        Confidence in [0, 1], non-decreasing in ``composite`` and in ``lead``, non-increasing
-        in ``candidates`` and in ``rank``.
+        Confidence in [0, 1], non-decreasing in ``composite``, ``lead`` and ``cosine``,
+        non-increasing in ``candidates`` and in ``rank``.
     """
     pool = math.log(max(candidates, 1))
     z = (
         calibration.bias
         + calibration.composite_coef * composite
         + calibration.lead_coef * max(lead, 0.0)
+        + calibration.cosine_coef * cosine
         - calibration.pool_coef * pool
         - calibration.rank_coef * math.log1p(max(rank, 0))
     )

@@ -115,6 +115,28 @@ async def test_min_confidence_and_metadata_filter_hold(store):
     assert len(strict) < len(everything)
 
 
+async def test_a_question_nothing_answers_is_not_confident(store):
+    """The only memory a filter leaves is unrelated to the question: it is returned (it is the
+    best there is), but not as probably right, so ``min_confidence=0.7`` drops it."""
+    await store.bulk_store(
+        [
+            thought("The deployment window is Tuesday 2-4pm UTC", metadata={"topic": "deploy"}),
+            thought("Deploy failed at 3pm"),
+            thought("Missing env variable"),
+        ]
+    )
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    related = await store.retrieve("deploy schedule", metadata_filter={"topic": "deploy"}, now=now)
+    unrelated = await store.retrieve(
+        "weather on Mars", metadata_filter={"topic": "deploy"}, now=now
+    )
+    assert related.results[0].confidence >= 0.7 > unrelated.results[0].confidence
+    kept = await store.retrieve(
+        "weather on Mars", metadata_filter={"topic": "deploy"}, min_confidence=0.7, now=now
+    )
+    assert kept.results == []
+
+
 async def test_near_duplicates_collapse(store):
     a = await store.create_thought(thought("The deployment window is Tuesday 2-4pm UTC"))
     b = await store.create_thought(thought("The deployment window is Tuesday 2-4pm UTC."))

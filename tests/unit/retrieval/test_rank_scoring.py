@@ -165,7 +165,8 @@ def test_composite_score_is_the_weighted_sum() -> None:
 @pytest.mark.parametrize("lead", [0.0, 0.05, 0.2])
 def test_calibrated_confidence_is_monotone_in_the_composite(lead: float) -> None:
     values = [
-        calibrated_confidence(float(x), lead, 0, 30, Calibration()) for x in np.linspace(0, 1, 21)
+        calibrated_confidence(float(x), lead, 0, 30, Calibration(), cosine=0.5)
+        for x in np.linspace(0, 1, 21)
     ]
     assert all(0.0 <= v <= 1.0 for v in values)
     assert all(b >= a for a, b in itertools.pairwise(values))
@@ -173,31 +174,51 @@ def test_calibrated_confidence_is_monotone_in_the_composite(lead: float) -> None
 
 def test_calibrated_confidence_grows_with_the_lead_over_the_next() -> None:
     values = [
-        calibrated_confidence(0.5, float(x), 1, 30, Calibration()) for x in np.linspace(0, 0.5, 11)
+        calibrated_confidence(0.5, float(x), 1, 30, Calibration(), cosine=0.5)
+        for x in np.linspace(0, 0.5, 11)
     ]
     assert all(b >= a for a, b in itertools.pairwise(values))
-    assert calibrated_confidence(0.5, -0.1, 1, 30, Calibration()) == calibrated_confidence(
-        0.5, 0.0, 1, 30, Calibration()
-    )
+    assert calibrated_confidence(
+        0.5, -0.1, 1, 30, Calibration(), cosine=0.5
+    ) == calibrated_confidence(0.5, 0.0, 1, 30, Calibration(), cosine=0.5)
+
+
+def test_calibrated_confidence_grows_with_the_cosine_to_the_question() -> None:
+    values = [
+        calibrated_confidence(0.5, 0.05, 0, 3, Calibration(), cosine=float(x))
+        for x in np.linspace(0, 1, 11)
+    ]
+    assert all(b > a for a, b in itertools.pairwise(values))
 
 
 @pytest.mark.parametrize("rank", [0, 1, 5])
 def test_calibrated_confidence_falls_as_more_candidates_compete(rank: int) -> None:
-    values = [calibrated_confidence(0.5, 0.05, rank, n, Calibration()) for n in (0, 1, 3, 10, 100)]
+    values = [
+        calibrated_confidence(0.5, 0.05, rank, n, Calibration(), cosine=0.5)
+        for n in (0, 1, 3, 10, 100)
+    ]
     assert values[0] == values[1]
     assert all(b < a for a, b in itertools.pairwise(values[1:]))
 
 
 def test_calibrated_confidence_falls_down_the_ranking() -> None:
-    values = [calibrated_confidence(0.5, 0.05, r, 30, Calibration()) for r in (-1, 0, 1, 2, 9)]
+    values = [
+        calibrated_confidence(0.5, 0.05, r, 30, Calibration(), cosine=0.5) for r in (-1, 0, 1, 2, 9)
+    ]
     assert values[0] == values[1]
     assert all(b < a for a, b in itertools.pairwise(values[1:]))
 
 
 def test_a_clear_first_match_among_few_memories_is_confident() -> None:
     """The README's store: three memories, the first ranked a little ahead of the second."""
-    assert calibrated_confidence(0.387, 0.018, 0, 3, Calibration()) >= 0.7
-    assert calibrated_confidence(0.387, 0.018, 0, 80, Calibration()) < 0.5
+    assert calibrated_confidence(0.387, 0.018, 0, 3, Calibration(), cosine=0.5) >= 0.7
+    assert calibrated_confidence(0.387, 0.018, 0, 80, Calibration(), cosine=0.5) < 0.5
+
+
+def test_the_first_of_few_unrelated_memories_is_not_confident() -> None:
+    """A question nothing stored answers ("weather on Mars" beside the README's memories): the
+    first result still leads, but its cosine to the question is near 0."""
+    assert calibrated_confidence(0.387, 0.018, 0, 3, Calibration(), cosine=0.05) < 0.5
 
 
 def test_calibration_is_a_logistic_map() -> None:
@@ -209,17 +230,23 @@ def test_calibration_is_a_logistic_map() -> None:
         rank_coef=0.0,
         first_bias=0.0,
         first_pool_coef=0.0,
+        cosine_coef=2.0,
     )
-    assert math.isclose(calibrated_confidence(0.5, 0.3, 2, 1, calibration), 0.5)
-    assert math.isclose(calibrated_confidence(0.5, 0.3, 2, 3, calibration), 1 / (1 + 3))
+    assert math.isclose(calibrated_confidence(0.5, 0.3, 2, 1, calibration, cosine=0.0), 0.5)
+    assert math.isclose(calibrated_confidence(0.5, 0.3, 2, 3, calibration, cosine=0.0), 1 / (1 + 3))
+    assert math.isclose(
+        calibrated_confidence(0.5, 0.3, 2, 1, calibration, cosine=0.5), 1 / (1 + 1 / math.e)
+    )
     first = calibration.model_copy(update={"first_bias": 1.0, "first_pool_coef": 1.0})
-    assert math.isclose(calibrated_confidence(0.5, 0.3, 0, 3, first), 1 / (1 + 9 / math.e))
-    assert calibrated_confidence(0.0, 0.0, 1, 1, Calibration(bias=-1e6)) == 0.0
+    assert math.isclose(
+        calibrated_confidence(0.5, 0.3, 0, 3, first, cosine=0.0), 1 / (1 + 9 / math.e)
+    )
+    assert calibrated_confidence(0.0, 0.0, 1, 1, Calibration(bias=-1e6), cosine=1.0) == 0.0
 
 
 def test_calibration_rejects_negative_coefficients() -> None:
     with pytest.raises(ValidationError):
         Calibration(composite_coef=-1.0)
-    for name in ("pool_coef", "rank_coef", "first_bias", "first_pool_coef"):
+    for name in ("pool_coef", "rank_coef", "first_bias", "first_pool_coef", "cosine_coef"):
         with pytest.raises(ValidationError):
             Calibration(**{name: -1.0})
