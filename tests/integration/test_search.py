@@ -9,6 +9,7 @@ import pytest
 
 from engrava_graph.model import (
     CycleProviderError,
+    HybridSearchResult,
     InvalidFilterError,
     InvalidRecencyArgumentError,
     LifecycleStatus,
@@ -162,12 +163,15 @@ async def test_without_provider_search_is_keyword_only(make_store):
 
 async def test_a_query_of_invisible_characters_is_blank_text(store, pets):
     """Only whitespace and invisible characters (U+200B, U+2060, a BOM) is blank text, as
-    empty text: no embedding, hybrid falls back to the newest thoughts, no keyword hit."""
-    newest = (await store.search_hybrid("")).results
-    assert newest and {i for i, _ in newest} == {p.thought_id for p in pets}
-    for invisible in ("\u200b", " \u2060\ufeff\u200d "):
-        assert (await store.search_hybrid(invisible)).results == newest
-        assert await store.search_fts(invisible) == []
+    empty text: with no vector there is nothing to match, so hybrid finds nothing, as the
+    keyword search does (not every thought at score 0); a vector still ranks alone."""
+    for blank in ("", "\u200b", " \u2060\ufeff\u200d "):
+        assert await store.search_hybrid(blank) == HybridSearchResult()
+        assert (await store.recall(blank)).results == []
+        assert await store.search_fts(blank) == []
+    vector = await store.get_embedding(pets[0].thought_id)
+    by_vector = await store.search_hybrid("\u200b", query_vector=vector)
+    assert by_vector.results[0][0] == pets[0].thought_id and "vector" in by_vector.backends_used
 
 
 async def test_metadata_filter_in_hybrid(store):
