@@ -59,6 +59,13 @@ async def test_bad_search_arguments_get_typed_errors_naming_them(store, pets):
         await store.search_hybrid("retriever", filters={"a..b": 1})
     with pytest.raises(InvalidFilterError, match="filters must be"):
         await store.search_hybrid("retriever", filters="speaker=Ann")
+    empty = "filter 'topic': an empty list matches nothing; give at least one value"
+    with pytest.raises(InvalidFilterError, match=empty):
+        await store.search_hybrid("retriever", filters={"topic": []})
+    with pytest.raises(InvalidFilterError, match=empty):
+        await store.retrieve("retriever", metadata_filter={"topic": []})
+    with pytest.raises(InvalidFilterError, match=empty):
+        await store.list_thoughts(filters={"topic": []})
     assert (await store.search_hybrid("retriever", filters={"speaker": "Ann"})).results == []
     ranked = await store.search_hybrid("retriever", filters={})
     assert ranked.results[0][0] == pets[0].thought_id

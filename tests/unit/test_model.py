@@ -167,6 +167,9 @@ def test_a_filters_argument_is_a_filter_or_a_mapping_by_the_rule_of_retrieve():
     ]
     with pytest.raises(InvalidFilterError, match="filter path 'a..b' is invalid"):
         MetadataFilter.of({"a..b": 1})
+    for empty in ([], ()):  # it would silently match nothing
+        with pytest.raises(InvalidFilterError, match="'topic': an empty list matches nothing"):
+            MetadataFilter.of({"speaker": "Ann", "topic": empty})
     with pytest.raises(InvalidFilterError, match="filters must be a MetadataFilter .* got list"):
         MetadataFilter.of([("speaker", "Ann")])  # type: ignore[arg-type]
 
