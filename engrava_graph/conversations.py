@@ -31,12 +31,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from neo4j.exceptions import ConstraintError
-from pydantic import ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.mapping import record_properties
 from engrava_graph.graph.registry import cypher
-from engrava_graph.model.bounds import BoundedModel, text_problem
+from engrava_graph.model.bounds import BoundedModel, text_problem, visible_text
 from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     MessageConflictError,
@@ -92,8 +99,9 @@ class Message(BoundedModel):
     """One message of a conversation, as ``add_messages`` takes it.
 
     Attributes:
-        content: the text (not blank; with ``"Speaker: "`` in front at most 1,000,000
-            characters, the longest content a thought holds).
+        content: the text (not blank: at least one visible character, the rule of a blank
+            query, :func:`~engrava_graph.model.bounds.blank`; with ``"Speaker: "`` in front at
+            most 1,000,000 characters, the longest content a thought holds).
         speaker: who said it ("Caroline"); 1-256 characters.
         role: the chat role ("user", "assistant"); stands for the speaker when there is none.
         timestamp: when it was said (aware, or naive = UTC); the thought's ``valid_from``.
@@ -101,8 +109,8 @@ class Message(BoundedModel):
         message_id: the caller's id, unique within the conversation (1-256 characters).
 
     Raises:
-        pydantic.ValidationError: neither speaker nor role, a blank field, unknown fields, bad
-            metadata.
+        pydantic.ValidationError: neither speaker nor role, a blank text field (``content``,
+            ``speaker``, ``role``, ``message_id``), unknown fields, bad metadata.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -116,10 +124,8 @@ class Message(BoundedModel):
 
     @field_validator("content", "speaker", "role", "message_id")
     @classmethod
-    def _not_blank(cls, value: str | None, info: Any) -> str | None:
-        if value is not None and not value.strip():
-            raise ValueError(f"{info.field_name} must not be empty or whitespace")
-        return value
+    def _not_blank(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return visible_text(value, info)
 
     @field_validator("metadata", mode="before")
     @classmethod
@@ -211,13 +217,14 @@ def checked_conversation_id(conversation_id: object) -> str:
     """``conversation_id`` when it can name a conversation: a string of 1-256 characters that
     REST can carry as the one path segment of ``POST
     /v1/conversations/{conversation_id}/messages``, by the rule of thought and edge ids
-    (:func:`~engrava_graph.model.ids.id_problem`: not blank, no ``/``, ``\\`` or control
+    (:func:`~engrava_graph.model.ids.id_problem`: not blank, i.e. at least one visible
+    character (:func:`~engrava_graph.model.bounds.blank`), no ``/``, ``\\`` or control
     character, not ``.`` or ``..``) and valid Unicode. The library, the CLI, MCP, REST and the
     Python client take the same ids (``conv-26``, ``session_3``, ``D1:3``, ``café``).
 
     Raises:
-        ValidationFailedError: any other value (``"a/b"``, ``".."``, ``" "``), naming the field
-            ``conversation_id``.
+        ValidationFailedError: any other value (``"a/b"``, ``".."``, ``" "``, ``"\\u200b"``),
+            naming the field ``conversation_id``.
 
     Examples:
         >>> checked_conversation_id("conv-26")

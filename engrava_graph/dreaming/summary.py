@@ -2,8 +2,10 @@
 reflection is a higher-order summary node with a centroid embedding.
 
 - Centroid: the L2-normalised mean of the members' embeddings (the peer's ``compute_centroid``).
-- Representative: the member closest to the centroid (cosine), ties by signal score then id;
-  its essence becomes the reflection's essence.
+- Representative: the member closest to the centroid (cosine), ties by signal score then id,
+  whose essence shows something (not :func:`~engrava_graph.model.bounds.blank`: a text stored
+  before writes refused blank ones, or set by hand, may be); its essence becomes the
+  reflection's essence. A cluster in which no essence shows anything yields no reflection.
 - Key phrases: 1-3-word phrases (lower-cased, stop-words removed) ranked by how many members
   contain them, longer first at equal coverage, a phrase inside a chosen one skipped; only
   phrases shared by at least two members.
@@ -25,6 +27,7 @@ from datetime import datetime
 import numpy as np
 
 from engrava_graph.dreaming.config import DreamingConfig
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.records import ESSENCE_MAX_CHARS
 
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -67,7 +70,7 @@ class ReflectionDraft:
         essence, content: the extractive summary.
         centroid: unit-length mean embedding (LIST<FLOAT>).
         key_phrases: the ranked phrases.
-        representative_id: the member nearest the centroid.
+        representative_id: the member nearest the centroid with a visible essence.
         excerpt_ids: members whose excerpts the content shows, in order.
         confidence: mean of the members' set confidences; None when none is set.
         valid_from, valid_until: the covering valid-time interval.
@@ -138,12 +141,16 @@ def _shorten(text: str, width: int) -> str:
     return textwrap.shorten(" ".join(text.split()), width=width, placeholder="…")
 
 
-def draft(members: Sequence[Member], config: DreamingConfig) -> ReflectionDraft:
+def draft(members: Sequence[Member], config: DreamingConfig) -> ReflectionDraft | None:
     """Summarise a cluster into a :class:`ReflectionDraft`.
 
     Args:
         members: at least two members with equal-length embeddings.
         config: excerpt and key-phrase counts and lengths.
+
+    Returns:
+        The draft, or None when no member's essence shows anything (only whitespace and
+        invisible characters): a reflection never has a blank essence.
 
     Raises:
         ValueError: fewer than two members.
@@ -159,7 +166,9 @@ def draft(members: Sequence[Member], config: DreamingConfig) -> ReflectionDraft:
         key=lambda i: (-round(float(closeness[i]), 6), -members[i].score, members[i].thought_id),
     )
     ranked = [members[i] for i in order]
-    head = ranked[0]
+    head = next((m for m in ranked if not blank(m.essence)), None)
+    if head is None:
+        return None
     phrases = key_phrases([m.content for m in members], config.top_keyphrases_count)
     cycles = [m.created_cycle for m in members]
     shown = ranked[: config.top_member_excerpts_count]

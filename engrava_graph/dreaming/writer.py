@@ -110,8 +110,13 @@ def _edge_template(ctx: WriteContext, edge_type: EdgeType) -> dict[str, Any]:
 
 def _reflection_row(
     ctx: WriteContext, cluster: PendingCluster, members: Sequence[summary.Member]
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
+    """The ``dreaming/write_clusters`` row of the cluster's reflection, or None when its
+    members give it nothing to say (:func:`summary.draft`: no member's essence shows
+    anything)."""
     draft = summary.draft(members, ctx.config)
+    if draft is None:
+        return None
     record = ThoughtRecord(
         thought_id=cluster.reflection_id,
         thought_type=ThoughtType.REFLECTION,
@@ -246,8 +251,10 @@ async def prepare_batch(
 ) -> PreparedBatch:
     """Read what ``batch`` needs and draft its reflections, outside any transaction.
 
-    Skipped: a cluster whose reflection exists, a covered one (see the module docstring) and
-    one with fewer than two members left (deleted since clustering). The clusters of one pass
+    Skipped: a cluster whose reflection exists, a covered one (see the module docstring), one
+    with fewer than two members left (deleted since clustering) and one in which no member's
+    essence shows anything (only whitespace and invisible characters, stored before writes
+    refused such text or set by hand): no reflection is blank. The clusters of one pass
     are disjoint, so a batch prepared while the previous one is being written reads the same
     as it would after that write; :func:`write_prepared` re-checks existence under the lock.
     """
@@ -268,8 +275,9 @@ async def prepare_batch(
     rows = {}
     for c in todo:
         present = [members[m] for m in c.member_ids if m in members]
-        if len(present) >= 2:
-            rows[c.reflection_id] = _reflection_row(ctx, c, present)
+        row = _reflection_row(ctx, c, present) if len(present) >= 2 else None
+        if row is not None:
+            rows[c.reflection_id] = row
     return PreparedBatch(rows, len(existing), len(fresh_clusters) - len(todo))
 
 

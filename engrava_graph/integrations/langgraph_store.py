@@ -37,6 +37,7 @@ from langgraph.store.base import (
 )
 
 from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.model.bounds import blank
 from engrava_graph.model.enums import ThoughtType
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ESSENCE_MAX_CHARS, ThoughtRecord
@@ -55,10 +56,11 @@ def item_id(store_namespace: str, namespace: tuple[str, ...], key: str) -> str:
 
 
 def item_text(value: dict[str, Any]) -> str:
-    """The text that represents a value: its first non-empty ``text``/``content``/``memory``/
-    ``data`` string, else the value as JSON (sorted keys)."""
+    """The text that represents a value: its first ``text``/``content``/``memory``/``data``
+    string that is not blank (:func:`~engrava_graph.model.bounds.blank`: a thought's essence
+    must show something), else the value as JSON (sorted keys)."""
     for name in TEXT_FIELDS:
-        if isinstance(value.get(name), str) and value[name].strip():
+        if isinstance(value.get(name), str) and not blank(value[name]):
             return str(value[name])
     return json.dumps(value, sort_keys=True, default=str)
 

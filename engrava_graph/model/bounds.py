@@ -13,6 +13,8 @@ numbers from here: one place for the bounds, one message per kind of mistake.
 - :class:`BoundedModel`: the base of those models: unknown fields are refused, every float
   field (nested ones too, such as a vector's items) must be finite and every text (ids, essence,
   content, tags, metadata, queries; nested ones too) well-formed Unicode without NUL.
+- :func:`blank`: a text that shows nothing (only whitespace and invisible characters), refused
+  as a query and, through :func:`visible_text`, as a text a record must carry.
 """
 
 from __future__ import annotations
@@ -184,6 +186,29 @@ def blank(text: str) -> bool:
         unicodedata.category(char) in _INVISIBLE_CATEGORIES or char in _INVISIBLE_MARKS
         for char in text
     )
+
+
+VISIBLE_RULE = (
+    "give at least one visible character (spaces and invisible characters such as U+200B do "
+    "not count)"
+)
+"""What a :func:`blank` text lacks, as every refusal of one says it (queries, stored texts, ids)."""
+
+
+def visible_text(value: str | None, info: ValidationInfo) -> str | None:
+    """``value`` when it shows something: the validator of the texts a record or message must
+    carry (``essence``, ``content``, ``source``, a message's ``content`` and ``speaker``...), by
+    the rule of a blank query (:func:`blank`). None passes (an optional field left unset), and
+    so does anything in a record read back from Neo4j (validation context :data:`STORED`), so
+    a text stored before the rule (``"\u200b"``) stays readable.
+
+    Raises:
+        ValueError: ``value`` is blank ("essence must not be empty: give at least one visible
+            character ...").
+    """
+    if value is not None and not (info.context or {}).get("stored") and blank(value):
+        raise ValueError(f"{info.field_name} must not be empty: {VISIBLE_RULE}")
+    return value
 
 
 def nested_text_problem(value: object) -> str | None:

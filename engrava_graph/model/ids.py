@@ -2,8 +2,9 @@
 
 REST reads a thought at ``/v1/thoughts/{thought_id}`` and an edge at ``/v1/edges/{edge_id}``, so
 an id is one path segment. The peer package ``engrava`` takes any non-blank string; this model
-takes any non-blank string of 1-128 characters except those that no URL can carry as one
-segment:
+takes any string of 1-128 characters with a visible one (not only whitespace and invisible
+characters such as U+200B: :func:`~engrava_graph.model.bounds.blank`, the rule of a blank query)
+except those that no URL can carry as one segment:
 
 - ``/`` anywhere: servers decode ``%2F`` before routing, so the id splits into two segments;
 - ``\\`` anywhere: browsers and WHATWG URL parsers read it as ``/``;
@@ -24,6 +25,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, ValidationInfo
 
+from engrava_graph.model.bounds import VISIBLE_RULE, blank
+
 MAX_ID_CHARS = 128
 _DOT_SEGMENTS = frozenset({".", ".."})
 _SEPARATORS = ("/", "\\")
@@ -43,8 +46,8 @@ def id_problem(value: str) -> str | None:
         >>> id_problem("..")
         "must not be '.' or '..' (URL clients drop such a path segment)"
     """
-    if not value.strip():
-        return "must not be empty or whitespace"
+    if blank(value):
+        return f"must not be empty: {VISIBLE_RULE}"
     for separator in _SEPARATORS:
         if separator in value:
             return f"must not contain {separator!r} (an id is one URL path segment)"

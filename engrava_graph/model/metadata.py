@@ -183,8 +183,8 @@ class MetadataFilter:
         goes through it.
 
         Raises:
-            InvalidFilterError: a bad path or value, or ``value`` is neither a filter nor a
-                mapping.
+            InvalidFilterError: a bad path or value (an empty list too: it would match
+                nothing), or ``value`` is neither a filter nor a mapping.
 
         Examples:
             >>> [p["key"] for p in MetadataFilter.of({"speaker": "Ann"}).to_params()]
@@ -206,11 +206,17 @@ class MetadataFilter:
         """From ``{"path": scalar | [scalars]}``: a list means IN, a scalar EQ (the REST shape).
 
         Raises:
-            InvalidFilterError: on a bad path or value.
+            InvalidFilterError: on a bad path or value, or an empty list, which would silently
+                match nothing (the message names its path).
         """
         preds = []
         for path, value in (mapping or {}).items():
-            op = FieldOp.IN if isinstance(value, list | tuple) else FieldOp.EQ
+            is_list = isinstance(value, list | tuple)
+            if is_list and not value:
+                raise InvalidFilterError(
+                    f"filter {path!r}: an empty list matches nothing; give at least one value"
+                )
+            op = FieldOp.IN if is_list else FieldOp.EQ
             preds.append(FieldPredicate(path, op, value))  # type: ignore[arg-type]
         return cls(tuple(preds))
 

@@ -12,9 +12,9 @@ import uuid
 from datetime import datetime
 from typing import Any, Self
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from engrava_graph.model.bounds import BoundedModel, Count, Cycle
+from engrava_graph.model.bounds import BoundedModel, Count, Cycle, visible_text
 from engrava_graph.model.enums import (
     EdgeType,
     KnowledgeSource,
@@ -53,12 +53,6 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
 
-def _nonblank(value: str, field: str) -> str:
-    if not value.strip():
-        raise ValueError(f"{field} must not be empty or whitespace")
-    return value
-
-
 def _as_status(value: Any) -> LifecycleStatus | None:
     """``value`` as a :class:`LifecycleStatus` when it is one or names one, else None (the
     model's validation then refuses anything that is not a status)."""
@@ -88,13 +82,16 @@ class ThoughtRecord(BoundedModel):
             characters, one URL path segment (:mod:`engrava_graph.model.ids`: no ``/``, ``\\``
             or control characters, not ``.`` or ``..``).
         thought_type: one of the six :class:`ThoughtType` values; also a Neo4j label.
-        essence: the prompt-facing one-liner, 1-200 characters.
-        content: the full source text (full-text indexed; defaults to nothing: required).
+        essence: the prompt-facing one-liner, 1-200 characters, at least one of them visible
+            (not only spaces and invisible characters such as U+200B:
+            :func:`~engrava_graph.model.bounds.blank`, the rule of a blank query).
+        content: the full source text (full-text indexed; defaults to nothing: required; not
+            blank either).
         priority: P1 (highest) .. P4; default P3.
         lifecycle_status: default ACTIVE ("most thoughts you create will start ACTIVE").
         created_cycle, updated_cycle: the caller's cognitive cycle (logical ticks, not time);
             ``updated_cycle >= created_cycle``.
-        source: free-form origin id ("human", "ingest", ...), required.
+        source: free-form origin id ("human", "ingest", ...), required, not blank.
         confidence: belief strength in [0, 1]; None is read as 0.5 by signals.
         source_type: how the knowledge was obtained.
         confirmation_count: dedup hash hits (``create_thought(deduplicate=True)``).
@@ -111,9 +108,10 @@ class ThoughtRecord(BoundedModel):
         archived_at_cycle, archived_at: set by the hygiene archive path, cleared on restore.
 
     Raises:
-        pydantic.ValidationError: on any invalid field (e.g. a 201-character essence, an integer
-            outside Neo4j's signed 64 bits (counts and cycles also >= 0), a NaN or infinite float,
-            an instant whose UTC value falls outside years 1-9999).
+        pydantic.ValidationError: on any invalid field (e.g. a 201-character essence, a blank
+            essence, content or source, an integer outside Neo4j's signed 64 bits (counts and
+            cycles also >= 0), a NaN or infinite float, an instant whose UTC value falls outside
+            years 1-9999).
 
     Examples:
         >>> t = ThoughtRecord(thought_type=ThoughtType.OBSERVATION, essence="User prefers email",
@@ -151,10 +149,10 @@ class ThoughtRecord(BoundedModel):
     archived_at_cycle: Cycle | None = None
     archived_at: UtcDateTime = None
 
-    @field_validator("essence", "source")
+    @field_validator("essence", "content", "source")
     @classmethod
-    def _not_blank(cls, value: str, info: Any) -> str:
-        return _nonblank(value, info.field_name)
+    def _not_blank(cls, value: str, info: ValidationInfo) -> str | None:
+        return visible_text(value, info)
 
     @field_validator("metadata", mode="before")
     @classmethod

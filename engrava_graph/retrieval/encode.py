@@ -10,7 +10,7 @@ import re
 from datetime import datetime
 from typing import Final
 
-from engrava_graph.model.bounds import blank
+from engrava_graph.model.bounds import VISIBLE_RULE, blank
 from engrava_graph.model.errors import InvalidQueryError
 from engrava_graph.retrieval.entities import extract_entities
 from engrava_graph.retrieval.intent import DEFAULT_INTENT_RULES, IntentRule, classify_intent
@@ -86,11 +86,7 @@ def encode_query(
     """
     stripped = query_string(text).strip()
     if blank(stripped):
-        raise InvalidQueryError(
-            "query must not be empty: give at least one visible character (spaces and "
-            "invisible characters such as U+200B do not count)",
-            field="query",
-        )
+        raise InvalidQueryError(f"query must not be empty: {VISIBLE_RULE}", field="query")
     if len(stripped) > MAX_QUERY_CHARS:
         raise InvalidQueryError(
             f"query has {len(stripped)} characters; the limit is {MAX_QUERY_CHARS}", field="query"

@@ -29,13 +29,7 @@ from engrava_graph.search.fusion import (
 from engrava_graph.search.lucene import query_terms
 from engrava_graph.store._base import StoreBase
 
-Q = {
-    name: cypher(name)
-    for name in (
-        "search/fusion_signals",
-        "search/recent",
-    )
-}
+Q = {name: cypher(name) for name in ("search/fusion_signals",)}
 MAX_TOP_K = 1000
 """Most results a search path returns."""
 
@@ -84,7 +78,8 @@ class SearchMixin(StoreBase):
 
         Returns:
             ``(thought_id, score > 0)`` best first; the query is plain text (never Lucene
-            syntax); [] when it has no informative term (only stop words or punctuation).
+            syntax); [] when it has no informative term (blank, only stop words or
+            punctuation).
 
         Raises:
             InvalidQueryError: ``query`` is not a string.
@@ -148,10 +143,12 @@ class SearchMixin(StoreBase):
         (see :mod:`engrava_graph.search.fusion`) and weighted, with the weights of inactive
         signals redistributed. Recency uses exactly one axis: ``current_cycle`` (or the cycle
         provider) or ``recency_now``; with neither it is off. Blank query text (only whitespace
-        and invisible characters, :func:`~engrava_graph.model.bounds.blank`) falls back to the
-        most recently updated thoughts. ``filters`` is a :class:`MetadataFilter` or, as
-        ``retrieve``'s ``metadata_filter``, a mapping ``{"path": value | [values]}``. Each final
-        result counts an implicit access.
+        and invisible characters, :func:`~engrava_graph.model.bounds.blank`) with no
+        ``query_vector`` has nothing to match: the result is empty, as :meth:`search_fts` gives
+        [] for a query without a term (not an error, so an empty search box is no failure; with
+        a ``query_vector`` the vector ranks alone). ``filters`` is a :class:`MetadataFilter`
+        or, as ``retrieve``'s ``metadata_filter``, a mapping ``{"path": value | [values]}``.
+        Each final result counts an implicit access.
 
         Raises:
             RecencyModeConflictError: both ``current_cycle`` and ``recency_now``.
@@ -190,6 +187,8 @@ class SearchMixin(StoreBase):
             recency_now_half_life=recency_now_half_life,
         )
         scope = self.retrievable_scope(include_archived=include_archived, filters=filters)
+        if query_vector is None and blank(query_text):
+            return HybridSearchResult(recency_axis=recency.axis.value if recency else None)
         # The keyword arm needs no vector: it runs while the query is embedded.
         fts_call = asyncio.ensure_future(
             self._arms.fulltext(query_text, max(fts_top_k, top_k), scope)
@@ -199,15 +198,6 @@ class SearchMixin(StoreBase):
         except BaseException:
             fts_call.cancel()
             raise
-        if vector is None and blank(query_text):
-            fts_call.cancel()
-            rows = await self.executor.read(Q["search/recent"], top_k=top_k, **scope)
-            ids = [r["thought_id"] for r in rows]
-            self._track(ids)
-            return HybridSearchResult(
-                results=[(i, 0.0) for i in ids],
-                recency_axis=recency.axis.value if recency else None,
-            )
         if vector is None:
             fts_hits, vec_hits = await fts_call, list[Any]()
         else:

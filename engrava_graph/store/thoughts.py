@@ -18,6 +18,7 @@ from engrava_graph.graph.mapping import (
 )
 from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
+from engrava_graph.model.bounds import VISIBLE_RULE, blank
 from engrava_graph.model.enums import LifecycleStatus, ThoughtType
 from engrava_graph.model.errors import (
     DuplicateThoughtError,
@@ -233,12 +234,11 @@ class ThoughtsMixin(StoreBase):
         """Store a bare string as a NOTE (essence = its first 200 characters, content = all).
 
         Raises:
-            ValidationFailedError: empty text or bad metadata.
+            ValidationFailedError: blank text (only whitespace and invisible characters:
+                :func:`~engrava_graph.model.bounds.blank`) or bad metadata.
         """
-        if not isinstance(text, str) or not text.strip():
-            raise ValidationFailedError(
-                "text must not be empty: a memory needs at least one character that is not a space"
-            )
+        if not isinstance(text, str) or blank(text):
+            raise ValidationFailedError(f"text must not be empty: {VISIBLE_RULE}")
         record = _validated(
             ThoughtRecord,
             {

@@ -23,6 +23,7 @@ from engrava_graph.model import (
     StaticCycleProvider,
     ThoughtType,
 )
+from engrava_graph.model.bounds import blank
 from tests.factories import thought
 
 TOPICS = {
@@ -235,6 +236,28 @@ async def test_regrouping_consolidated_members_adds_no_reflection(store, memory)
     assert result.clusters_covered >= 1
     assert result.clusters_covered + result.reflections_existing == result.clusters_found
     assert result.reflections_created == 0 and len(await _reflections(store)) == 3
+
+
+async def test_a_cluster_whose_texts_show_nothing_yields_no_reflection(store, memory):
+    """Members whose essence and content are only invisible characters (stored before writes
+    refused such text, here set by hand in Neo4j) still cluster by their vectors, but give a
+    reflection nothing to say: none is written for them, and no reflection is blank."""
+    async with store.executor.driver.session(database=store.executor.database) as session:
+        result = await session.run(
+            "MATCH (t:Thought {namespace: $ns}) WHERE t.thought_id IN $ids "
+            "SET t.essence = '\u200b', t.content = ' \u2060\ufeff '",
+            ns=store.namespace,
+            ids=memory["dogs"],
+        )
+        await result.consume()
+    result = await store.consolidate(2, config=CONFIG)
+    assert (result.clusters_found, result.reflections_created) == (3, 2)
+    reflections = await _reflections(store)
+    assert {frozenset(r.consolidated_from) for r in reflections} == {
+        frozenset(memory["budget"]),
+        frozenset(memory["paint"]),
+    }
+    assert not any(blank(r.essence) for r in reflections)
 
 
 _KILLED_PASS = textwrap.dedent("""

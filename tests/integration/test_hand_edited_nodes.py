@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engrava_graph.model import InvalidStoredRecordError
+from engrava_graph.model import InvalidStoredRecordError, ValidationFailedError
 from tests.factories import thought
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -163,3 +163,18 @@ async def test_a_time_set_to_a_string_by_hand_is_ranked_with_defaults(store, fie
     with pytest.raises(InvalidStoredRecordError) as caught:
         await store.get_thought(edited.thought_id)
     assert caught.value.fields == [field]
+
+
+async def test_a_blank_text_stored_before_the_rule_stays_readable(store):
+    """A thought whose essence or content shows nothing (``"\\u200b"``, which writes took before
+    they refused blank text) is read and listed as stored; an update must give it a visible
+    text, which repairs it."""
+    (old,) = await store.bulk_store([thought("The deployment window is Tuesday")])
+    await _in_browser(store, "SET t.essence = '\u200b', t.content = ' \u2060 '", old.thought_id)
+    read = await store.get_thought(old.thought_id)
+    assert (read.essence, read.content) == ("\u200b", " \u2060 ")
+    assert [t.thought_id for t in await store.list_thoughts()] == [old.thought_id]
+    with pytest.raises(ValidationFailedError, match="essence"):
+        await store.update_thought(old.thought_id, priority="P2")
+    repaired = await store.update_thought(old.thought_id, essence="Deploys", content="On Tuesday")
+    assert (repaired.essence, repaired.content) == ("Deploys", "On Tuesday")

@@ -43,6 +43,11 @@ async def test_store_put_get_search_namespaces_delete(store: Neo4jEngravaCore) -
     assert await memories.alist_namespaces(prefix=("bob",)) == [("bob", "facts")]
     assert await memories.alist_namespaces(max_depth=1) == [("alice",), ("bob",)]
 
+    await memories.aput(("bob", "facts"), "k2", {"text": "\u200b", "data": "Bob likes jazz"})
+    shown = await store.list_thoughts(filters={"langgraph.key": "k2", "langgraph.ns.0": "bob"})
+    assert [t.essence for t in shown] == ["Bob likes jazz"]  # a blank text does not stand for it
+    await memories.adelete(("bob", "facts"), "k2")
+
     await memories.adelete(("bob", "facts"), "k1")
     assert await memories.aget(("bob", "facts"), "k1") is None
     with pytest.raises(NotImplementedError):

@@ -9,6 +9,7 @@ import pytest
 
 from engrava_graph.model import (
     CycleProviderError,
+    HybridSearchResult,
     InvalidFilterError,
     InvalidRecencyArgumentError,
     LifecycleStatus,
@@ -58,6 +59,13 @@ async def test_bad_search_arguments_get_typed_errors_naming_them(store, pets):
         await store.search_hybrid("retriever", filters={"a..b": 1})
     with pytest.raises(InvalidFilterError, match="filters must be"):
         await store.search_hybrid("retriever", filters="speaker=Ann")
+    empty = "filter 'topic': an empty list matches nothing; give at least one value"
+    with pytest.raises(InvalidFilterError, match=empty):
+        await store.search_hybrid("retriever", filters={"topic": []})
+    with pytest.raises(InvalidFilterError, match=empty):
+        await store.retrieve("retriever", metadata_filter={"topic": []})
+    with pytest.raises(InvalidFilterError, match=empty):
+        await store.list_thoughts(filters={"topic": []})
     assert (await store.search_hybrid("retriever", filters={"speaker": "Ann"})).results == []
     ranked = await store.search_hybrid("retriever", filters={})
     assert ranked.results[0][0] == pets[0].thought_id
@@ -162,12 +170,15 @@ async def test_without_provider_search_is_keyword_only(make_store):
 
 async def test_a_query_of_invisible_characters_is_blank_text(store, pets):
     """Only whitespace and invisible characters (U+200B, U+2060, a BOM) is blank text, as
-    empty text: no embedding, hybrid falls back to the newest thoughts, no keyword hit."""
-    newest = (await store.search_hybrid("")).results
-    assert newest and {i for i, _ in newest} == {p.thought_id for p in pets}
-    for invisible in ("\u200b", " \u2060\ufeff\u200d "):
-        assert (await store.search_hybrid(invisible)).results == newest
-        assert await store.search_fts(invisible) == []
+    empty text: with no vector there is nothing to match, so hybrid finds nothing, as the
+    keyword search does (not every thought at score 0); a vector still ranks alone."""
+    for blank in ("", "\u200b", " \u2060\ufeff\u200d "):
+        assert await store.search_hybrid(blank) == HybridSearchResult()
+        assert (await store.recall(blank)).results == []
+        assert await store.search_fts(blank) == []
+    vector = await store.get_embedding(pets[0].thought_id)
+    by_vector = await store.search_hybrid("\u200b", query_vector=vector)
+    assert by_vector.results[0][0] == pets[0].thought_id and "vector" in by_vector.backends_used
 
 
 async def test_metadata_filter_in_hybrid(store):

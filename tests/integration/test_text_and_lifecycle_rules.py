@@ -71,3 +71,32 @@ async def test_nul_and_lone_surrogates_are_refused_in_every_text_field(store, fi
     assert await store.get_thought(kept.thought_id) == kept.model_copy(
         update={"updated_at": (await store.get_thought(kept.thought_id)).updated_at}
     )
+
+
+@pytest.mark.parametrize("blank", ["\u200b", " \u2060\ufeff\u00ad "])
+async def test_a_text_that_shows_nothing_is_refused_as_an_empty_one(store, blank):
+    """Only whitespace and invisible characters (U+200B, a word joiner, a BOM, a soft hyphen)
+    is blank by the rule of a blank query: refused as a thought's essence or content, through
+    the record, ``remember`` and ``update_thought``, and as a message's text or speaker or a
+    conversation id through ``add_messages``, as an empty string is; nothing is written."""
+    kept = await store.create_thought(thought("a clean thought"))
+    for field in ("essence", "content"):
+        for text in ("", blank):
+            with pytest.raises(pydantic.ValidationError, match=field):
+                ThoughtRecord.model_validate(
+                    {"thought_type": "NOTE", "essence": "e", "content": "c", "source": "t"}
+                    | {field: text}
+                )
+            with pytest.raises(ValidationFailedError, match=field):
+                await store.update_thought(kept.thought_id, **{field: text})
+    with pytest.raises(ValidationFailedError, match="visible character"):
+        await store.remember(blank)
+    for message in ({"speaker": "Ann", "content": blank}, {"speaker": blank, "content": "hi"}):
+        with pytest.raises(ValidationFailedError, match="visible character"):
+            await store.add_messages("conv-1", [message])
+    with pytest.raises(ValidationFailedError, match="conversation_id") as caught:
+        await store.add_messages(blank, [{"speaker": "Ann", "content": "hi"}])
+    assert caught.value.errors[0]["loc"] == ("conversation_id",)
+
+    assert await store.count_thoughts() == 1
+    assert (await store.get_thought(kept.thought_id)).essence == "a clean thought"

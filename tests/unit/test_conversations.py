@@ -76,14 +76,22 @@ def test_bad_input_is_a_typed_error() -> None:
     with pytest.raises(ValidationFailedError) as caught:
         validate_messages("c", [{"content": "hi", "speaker": "A"}, {"content": "no voice"}])
     assert caught.value.errors[0]["loc"][:2] == ("messages", 1)
-    with pytest.raises(ValidationFailedError):
-        validate_messages("c", [{"content": "  ", "role": "user"}])
+    for blank in ("  ", "\u200b"):
+        with pytest.raises(ValidationFailedError) as refused:
+            validate_messages("c", [{"content": blank, "role": "user"}])
+        assert refused.value.errors[0]["loc"] == ("messages", 0, "content")
+        with pytest.raises(ValidationFailedError) as voiceless:
+            validate_messages("c", [{"content": "hi", "speaker": blank}])
+        assert voiceless.value.errors[0]["loc"] == ("messages", 0, "speaker")
     with pytest.raises(ValidationFailedError):
         validate_messages("c", "hello")  # type: ignore[arg-type]
     assert validate_messages("c", [{"content": "hi", "role": "user"}])[0].text == "user: hi"
 
 
-@pytest.mark.parametrize("bad", ["a/b", "a\\b", ".", "..", " ", "c\x01", "\ud800", "x" * 257, 7])
+@pytest.mark.parametrize(
+    "bad",
+    ["a/b", "a\\b", ".", "..", " ", "\u200b", "\u2060\ufeff", "c\x01", "\ud800", "x" * 257, 7],
+)
 def test_a_conversation_id_follows_the_rule_of_thought_ids(bad: object) -> None:
     """A conversation id must be one URL path segment (the REST route carries it as one), by
     the rule of thought and edge ids, so the library, CLI, MCP and REST take the same ids."""

@@ -77,8 +77,17 @@ def test_essence_of_201_characters_is_rejected_with_a_clear_message():
 def test_bad_fields(field, value):
     with pytest.raises(ValidationError):
         thought("ok", **{field: value})
-    with pytest.raises(ValidationError, match="whitespace"):
+    with pytest.raises(ValidationError, match="visible character"):
         thought("   ")
+
+
+@pytest.mark.parametrize("field", ["essence", "content", "source"])
+@pytest.mark.parametrize("text", ["", "   ", "\u200b", " \u2060\ufeff\u00ad\t"])
+def test_a_required_text_that_shows_nothing_is_refused_as_an_empty_one(field, text):
+    """Only whitespace and invisible characters is blank, by the rule of a blank query."""
+    with pytest.raises(ValidationError, match=field):
+        thought(**{"essence": "ok", field: text})
+    assert getattr(thought(**{"essence": "ok", field: f"{text}x"}), field) == f"{text}x"
 
 
 def test_cycle_order_and_valid_interval():
@@ -158,6 +167,9 @@ def test_a_filters_argument_is_a_filter_or_a_mapping_by_the_rule_of_retrieve():
     ]
     with pytest.raises(InvalidFilterError, match="filter path 'a..b' is invalid"):
         MetadataFilter.of({"a..b": 1})
+    for empty in ([], ()):  # it would silently match nothing
+        with pytest.raises(InvalidFilterError, match="'topic': an empty list matches nothing"):
+            MetadataFilter.of({"speaker": "Ann", "topic": empty})
     with pytest.raises(InvalidFilterError, match="filters must be a MetadataFilter .* got list"):
         MetadataFilter.of([("speaker", "Ann")])  # type: ignore[arg-type]
 

@@ -28,6 +28,9 @@ BAD_THOUGHTS: list[tuple[dict[str, Any], str]] = [
     ({"valid_until": "9999-12-31T23:59:00-00:01"}, "valid_until"),
     ({"confidence": float("nan")}, "confidence"),
     ({"confidence": float("inf")}, "confidence"),
+    ({"essence": ""}, "essence"),
+    ({"essence": "\u200b"}, "essence"),  # invisible characters only: blank, as empty
+    ({"content": " \u2060\ufeff "}, "content"),
 ]
 
 

@@ -83,6 +83,7 @@ def test_bad_messages_are_422_naming_the_message(api: Api) -> None:
     cases: list[tuple[Any, str]] = [
         ({"messages": [MESSAGES[0], {"content": "no speaker nor role"}]}, "messages.1"),
         ({"messages": [MESSAGES[0], {"speaker": "Ann", "content": "  "}]}, "messages.1.content"),
+        ({"messages": [{"speaker": "Ann", "content": "\u200b"}]}, "messages.0.content"),
         ({"messages": [{**MESSAGES[0], "timestamp": "yesterday"}]}, "messages.0.timestamp"),
         ({"messages": [{**MESSAGES[0], "colour": "red"}]}, "messages.0.colour"),
         ({"messages": []}, "messages"),
@@ -93,7 +94,8 @@ def test_bad_messages_are_422_naming_the_message(api: Api) -> None:
         assert response.json()["field"] == field, response.json()
     blank = api.post("/v1/conversations/%20/messages", json={"messages": MESSAGES})
     assert blank.status_code == 422, blank.text
-    for segment in ("a%5Cb", "a%01b", "%2E%2E"):  # the rule of thought ids, as the library's
+    # the rule of thought ids, as the library's (U+200B alone is blank, as a space is)
+    for segment in ("a%5Cb", "a%01b", "%2E%2E", "%E2%80%8B"):
         refused = api.post(f"/v1/conversations/{segment}/messages", json={"messages": MESSAGES})
         assert refused.status_code == 422, (segment, refused.text)
         assert refused.json()["field"] == "conversation_id", refused.json()

@@ -118,6 +118,7 @@ def test_explain_in_an_unknown_format_is_422(api: Api, memories: dict[str, str])
         ({"query": "tea", "pathway": "fastest"}, "pathway"),
         ({"query": "tea", "now": "yesterday-ish"}, "now"),
         ({"query": "tea", "metadata_filter": {"a b": 1}}, "metadata_filter"),
+        ({"query": "tea", "metadata_filter": {"topic": []}}, "metadata_filter"),
         (
             {"query": "tea", "current_cycle": 3, "recency_now": "2024-01-01T00:00:00Z"},
             "recency_now",

@@ -81,3 +81,17 @@ def test_excerpts_are_clipped_and_a_cluster_needs_two_members():
     assert all(len(line) <= 32 for line in d.content.splitlines()[1:])
     with pytest.raises(ValueError):
         draft([_member(1, "alone", [1, 0])], DreamingConfig())
+
+
+def test_the_essence_comes_from_the_nearest_member_that_shows_something():
+    """A member whose essence is blank (only whitespace and invisible characters, stored before
+    writes refused it) never gives the reflection its essence; with no visible essence at all
+    the cluster yields no reflection."""
+    members = [
+        _member(1, "\u200b", [1.0, 0.0]),
+        _member(2, "Budget review moved to Friday", [0.8, 0.6]),
+        _member(3, " \u2060\ufeff ", [0.9, 0.1]),
+    ]
+    d = draft(members, DreamingConfig())
+    assert d is not None and (d.representative_id, d.essence) == ("m2", members[1].essence)
+    assert draft([members[0], members[2]], DreamingConfig()) is None
