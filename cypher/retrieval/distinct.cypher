@@ -11,7 +11,8 @@
 // id (four times cheaper than the index seek by namespace and id) and must still be that thought
 // of this namespace; a missing one was deleted since it was ranked. No vector leaves the server; a
 // memory without an embedding is never a near-duplicate; only the walked candidates' embeddings
-// are read. The kept ones' embeddings are held as a list parallel to their ids (a list of maps
+// are read (retrieval/_comparable_embedding, retrieval/_near_duplicate: on Neo4j 2026.x as VECTOR
+// values). The kept ones' embeddings are held as a list parallel to their ids (a list of maps
 // holding vectors cost Cypher eight times as much). The kept ones come with their texts
 // (retrieval/_display_fields): the results are among them, and the ranking read no text.
 // params: $namespace, $element_ids, $thought_ids (LIST<STRING>s in rank order, aligned),
@@ -34,10 +35,9 @@ WITH ranks, nodes,
                  settled: false},
             i IN range(0, size(nodes) - 1) |
   CASE WHEN s.settled THEN s
-  ELSE [step IN [[e IN [nodes[i].embedding] |
-                  [twin IN [head([j IN range(0, size(s.kept) - 1)
-                                  WHERE vector.similarity.cosine(e, s.vectors[j])
-                                        > (1.0 + $duplicate_threshold) / 2.0 | s.kept[j]])] |
+  ELSE [step IN [[e IN [n IN [nodes[i]] | {{> retrieval/_comparable_embedding}}] |
+                  [twin IN [head([k IN range(0, size(s.kept) - 1)
+                                  WHERE {{> retrieval/_near_duplicate}} | s.kept[k]])] |
                    CASE WHEN twin IS NOT NULL
                    THEN {kept: s.kept, at: s.at, vectors: s.vectors, reflections: s.reflections,
                          dropped: s.dropped + [{thought_id: nodes[i].thought_id, twin: twin}]}

@@ -5,7 +5,7 @@
 // yields: t (node), score (FLOAT, Neo4j's cosine score (1 + cos) / 2)
 MATCH (t:Thought {namespace: $namespace})
 WHERE t.embedding IS NOT NULL AND {{> search/_retrievable}}
-WITH t, vector.similarity.cosine(t.embedding, v) AS score
+WITH t, {{> search/_index_score}} AS score
 WHERE score >= $min_score
 RETURN t, score
 ORDER BY score DESC, t.thought_id

@@ -9,12 +9,15 @@ says which line a server is, and callers pick their statement from it:
 - **2026.01 and later** (calendar releases): the vector index also stores filter properties
   (``CREATE VECTOR INDEX … WITH [t.namespace, t.lifecycle_status]``) and the ``SEARCH``
   subclause of ``MATCH`` filters inside the index (``schema/thought_vector_filtered``,
-  ``search/vector_filtered``).
+  ``search/vector_filtered``), and statements compare embeddings as ``VECTOR`` values
+  (``vector_distance``): the ``cypher/cypher25/`` files replace their namesakes
+  (:class:`~engrava_graph.graph.registry.CypherDialect`).
 
 The server is asked once per :class:`~engrava_graph.graph.executor.GraphExecutor` (the first
 call of :func:`server_line`); every store on that connection shares the answer.
 
-Sources: Neo4j Cypher Manual, "Vector indexes" (filters, ``SEARCH``, from 2026.01); Operations
+Sources: Neo4j Cypher Manual, "Vector indexes" (filters, ``SEARCH``, from 2026.01) and "Vector
+functions" (``vector()``, ``vector_distance()``, Cypher 25); Operations
 Manual, ``dbms.components()``.
 """
 
@@ -25,7 +28,7 @@ import weakref
 from dataclasses import dataclass
 
 from engrava_graph.graph.executor import GraphExecutor
-from engrava_graph.graph.registry import cypher
+from engrava_graph.graph.registry import CypherDialect, cypher
 
 _COMPONENTS = cypher("hygiene/server_version")
 _VERSION_RE = re.compile(r"^(\d+)\.(\d+)")
@@ -47,6 +50,12 @@ class ServerLine:
     version: str
     edition: str
     filtered_vector_index: bool
+
+    @property
+    def dialect(self) -> CypherDialect:
+        """The Cypher its statements are rendered for: ``CYPHER25`` from 2026.01 (``VECTOR``
+        values, ``vector_distance``), else ``CYPHER5``."""
+        return CypherDialect.CYPHER25 if self.filtered_vector_index else CypherDialect.CYPHER5
 
 
 _LINES: weakref.WeakKeyDictionary[GraphExecutor, ServerLine] = weakref.WeakKeyDictionary()

@@ -19,8 +19,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from engrava_graph.graph.dialect import server_line
 from engrava_graph.graph.params import vector_param
-from engrava_graph.graph.registry import cypher
+from engrava_graph.graph.registry import (
+    CypherDialect,
+    CypherStatement,
+    cypher,
+    cypher_by_dialect,
+)
 from engrava_graph.model.enums import Priority
 from engrava_graph.retrieval.candidates import Arrival, Candidate, MemoryFields
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
@@ -39,15 +45,22 @@ from engrava_graph.retrieval.types import TemporalRange
 from engrava_graph.search.fusion import RecencyReference, min_max
 
 _ACTIVATE = {
-    "exact": cypher("retrieval/activate_exact"),
-    "filtered": cypher("retrieval/activate_filtered"),
-    "index": cypher("retrieval/activate_index"),
+    "exact": cypher_by_dialect("retrieval/activate_exact"),
+    "filtered": cypher_by_dialect("retrieval/activate_filtered"),
+    "index": cypher_by_dialect("retrieval/activate_index"),
 }
-_CAUSAL = cypher("retrieval/causal_chains")
-_DISTINCT = cypher("retrieval/distinct")
+_CAUSAL = cypher_by_dialect("retrieval/causal_chains")
+_DISTINCT = cypher_by_dialect("retrieval/distinct")
 _DESCRIBE = cypher("retrieval/describe")
 
 SECONDS_PER_DAY = 86_400.0
+
+
+async def _statement(
+    deps: CycleDeps, rendered: dict[CypherDialect, CypherStatement]
+) -> CypherStatement:
+    """The one of ``rendered`` for the dialect of ``deps``' server (asked once per connection)."""
+    return rendered[(await server_line(deps.executor)).dialect]
 
 
 # ------------------------------------------------------------------ Phases 3-4: activate
@@ -95,7 +108,7 @@ async def activate(
     floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
     plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
     records = await deps.executor.read(
-        _ACTIVATE[plan.strategy],
+        await _statement(deps, _ACTIVATE[plan.strategy]),
         vectors=[vector_param(v) for v in vectors if v is not None],
         vector=vector_param(vector),
         keyword=[{"thought_id": tid, "score": score} for tid, score in keyword_hits.items()],
@@ -299,7 +312,7 @@ async def cause(
     """
     config = deps.config
     rows = await deps.executor.read(
-        _CAUSAL,
+        await _statement(deps, _CAUSAL),
         seed_ids=[s.thought_id for s in seeds],
         max_depth=depth,
         max_paths=config.causal_max_paths,
@@ -450,7 +463,7 @@ async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> l
     boundaries.append(len(ranked))
     walk = (
         await deps.executor.read(
-            _DISTINCT,
+            await _statement(deps, _DISTINCT),
             namespace=deps.namespace,
             element_ids=[c.fields.element_id for c in ranked],  # type: ignore[union-attr]
             thought_ids=[c.thought_id for c in ranked],

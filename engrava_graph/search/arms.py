@@ -37,7 +37,7 @@ from neo4j.exceptions import ClientError
 from engrava_graph.graph.dialect import server_line
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.params import vector_param
-from engrava_graph.graph.registry import cypher
+from engrava_graph.graph.registry import cypher, cypher_by_dialect
 from engrava_graph.model.enums import LifecycleStatus
 from engrava_graph.model.namespace import fulltext_namespace_token
 from engrava_graph.search import bm25
@@ -49,10 +49,11 @@ from engrava_graph.search.fusion import (
 from engrava_graph.search.lucene import query_terms, term_clause, term_query
 
 _FULLTEXT = cypher("search/fulltext")
-_VECTOR_INDEX = cypher("search/vector_index")
-_VECTOR_EXACT = cypher("search/vector_exact")
-_VECTOR_FILTERED = cypher("search/vector_filtered")
-_VECTOR_STATEMENTS = {"exact": _VECTOR_EXACT, "index": _VECTOR_INDEX, "filtered": _VECTOR_FILTERED}
+_VECTOR_STATEMENTS = {
+    "exact": cypher_by_dialect("search/vector_exact"),
+    "index": cypher_by_dialect("search/vector_index"),
+    "filtered": cypher_by_dialect("search/vector_filtered"),
+}
 _UNARCHIVED = [s.value for s in LifecycleStatus if s is not LifecycleStatus.ARCHIVED]
 _EVERY_STATUS = [s.value for s in LifecycleStatus]
 _FULLTEXT_SCAN = cypher("search/fulltext_scan")
@@ -257,8 +258,9 @@ class SearchArms:
             threshold: minimum cosine similarity in [0, 1].
         """
         plan, params = await self.vector_plan(top_k, scope, threshold=threshold)
+        dialect = (await server_line(self._executor)).dialect
         rows = await self._executor.read(
-            _VECTOR_STATEMENTS[plan.strategy],
+            _VECTOR_STATEMENTS[plan.strategy][dialect],
             vector=vector_param(vector),
             **params,
             **scope,

@@ -4,7 +4,7 @@ Community's slotted planner, in a small database, preferred scanning the ``names
 filtering to seeking ``(namespace, thought_id)`` for ids coming from an ``UNWIND`` (18,870 rows
 read for 30 keyword hits in the retrieval cycle's main read); the statements name their index
 with ``USING INDEX``. This checks the plan each statement gets on the server of the run (CI runs
-it on 2026.x and on 5.26), whatever the database holds.
+it on 2026.x and on 5.26), rendered for that server's dialect, whatever the database holds.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ async def test_lookups_by_id_seek_an_index(executor, schema_ready, name):
     if name in FILTERED and not line.filtered_vector_index:
         pytest.skip(f"Neo4j {line.version}: no filtered vector index (2026.01+)")
     async with executor.driver.session(database=executor.database) as session:
-        result = await session.run(f"EXPLAIN {cypher(name).text}")
+        result = await session.run(f"EXPLAIN {cypher(name, line.dialect).text}")
         summary = await result.consume()
     operators = _operators(summary.plan)
     assert not [op for op in operators if op in SCANS], (name, operators)

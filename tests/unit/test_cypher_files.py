@@ -17,6 +17,7 @@ from engrava_graph.graph.headers import declared_params, header, used_params
 
 REPO = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("engrava_graph", "api", "tests", "benchmarks")
+OVERLAY = "cypher25"
 
 
 @pytest.mark.parametrize("name", all_names())
@@ -40,7 +41,10 @@ def _cypher_sources() -> dict[str, str]:
 
 def _is_used(name: str, python: list[str], cypher_files: dict[str, str]) -> bool:
     """A fragment is included by another file; a statement is named in Python, literally
-    (``"thoughts/get"``) or as ``f"schema/{name}"`` with ``"thought_key"`` in the same file."""
+    (``"thoughts/get"``) or as ``f"schema/{name}"`` with ``"thought_key"`` in the same file; a
+    ``cypher25/`` file is used when the file it replaces is."""
+    if name.startswith(f"{OVERLAY}/"):
+        return _is_used(name.removeprefix(f"{OVERLAY}/"), python, cypher_files)
     directory, stem = name.rsplit("/", 1)
     if stem.startswith("_"):
         include = re.compile(r"\{\{>\s*" + re.escape(name) + r"\s*\}\}")
@@ -75,3 +79,21 @@ def test_the_commands_the_registry_names_exist() -> None:
     for words in named:
         parts = tuple(words.split())
         assert parts in commands or parts[:1] in commands, f"no command `engrava-graph {words}`"
+
+
+@pytest.mark.parametrize("name", [n for n in all_names() if n.startswith(f"{OVERLAY}/")])
+def test_a_cypher25_file_replaces_a_file_of_the_same_name(name: str) -> None:
+    base = name.removeprefix(f"{OVERLAY}/")
+    assert base in all_names(), f"{name} replaces nothing: no cypher/{base}.cypher"
+    assert declared_params(name) == declared_params(base), f"{name} takes other parameters"
+
+
+def test_a_statement_rendered_for_cypher25_takes_its_replacements_and_runs_as_cypher_25() -> None:
+    plain = registry.cypher("retrieval/distinct")
+    current = registry.cypher("retrieval/distinct", registry.CypherDialect.CYPHER25)
+    assert "vector_distance" not in plain.text and "CYPHER 25" not in plain.text
+    assert "vector_distance" in current.text
+    code = [ln for ln in current.text.splitlines() if not ln.lstrip().startswith("//")]
+    assert code[0] == "CYPHER 25"
+    already = registry.cypher("retrieval/activate_filtered", registry.CypherDialect.CYPHER25)
+    assert already.text.count("CYPHER 25") == 1

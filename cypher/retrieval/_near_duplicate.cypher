@@ -1,0 +1,5 @@
+// Fragment: whether the embedding `e` of a walked candidate and the kept one's `s.vectors[k]` (both
+// from retrieval/_comparable_embedding) are near-duplicates: cosine above $duplicate_threshold
+// (vector.similarity.cosine gives (1 + cos) / 2). Null, so false, when either is null.
+// params: $duplicate_threshold (FLOAT cosine)
+vector.similarity.cosine(e, s.vectors[k]) > (1.0 + $duplicate_threshold) / 2.0
