@@ -1,12 +1,14 @@
-// The retrieval cycle's main read, one statement (vector arm: search/_vector_index): the vector
-// arm for each query vector (the question's, or each sub-query's on the attention pathway)
-// joined with the keyword arm's hits (computed before, while the question was embedded), then
-// spreading from the most similar and every candidate's record
-// (retrieval/_activate_and_spread).
+// The retrieval cycle after the question's embedding, one statement (vector arm:
+// search/_vector_index): the vector arm for each query vector (the question's, or each
+// sub-query's on the attention pathway) joined with the keyword arm's hits (computed while the
+// question was embedded), spreading from the most similar (retrieval/_activate_and_spread),
+// every candidate's signals and composite (retrieval/_rank), and the near-duplicate walk down the
+// ranking with the kept ones' fields and texts (retrieval/_walk). Python computes Phase 9 on it.
 // params: $vectors (LIST<LIST<FLOAT>>, [] without a provider), $keyword (LIST<MAP
-//         {thought_id, score}>, normalised BM25 in [0, 1]), the search/_vector_index params and
-//         the retrieval/_activate_and_spread params
-// returns: see retrieval/_activate_and_spread
+//         {thought_id, score}>, normalised BM25 in [0, 1]), the search/_vector_index params, the
+//         retrieval/_activate_and_spread params, the retrieval/_rank params and the
+//         retrieval/_walk params
+// returns: see retrieval/_walk
 CALL () {
   UNWIND $vectors AS v
   CALL (v) {
@@ -20,3 +22,5 @@ CALL () {
   RETURN t, null AS vscore, k.score AS kw
 }
 {{> retrieval/_activate_and_spread}}
+{{> retrieval/_rank}}
+{{> retrieval/_walk}}

@@ -1,11 +1,11 @@
 """The memories moving through one run of the retrieval cycle, and how they are read back from
 its statements.
 
-A candidate arrives with its ranking fields (``cypher/retrieval/_ranking_fields``: what Phases
-5, 7 and 9 read, no text); the results, after ranking, get their display fields
-(``cypher/retrieval/_display_fields``: the text and the metadata). Both come as plain lists,
-in the order of :data:`RANKING_FIELDS` and :data:`DISPLAY_FIELDS`: a list of maps took the
-driver twice as long to read back as the statement took to build it.
+Ranking happens in Cypher (``cypher/retrieval/_rank``): a ranked candidate arrives as its signal
+row (:data:`SIGNAL_ROW`), and the ones Phase 8 kept (the results are among them) with their
+fields (``cypher/retrieval/_ranking_fields``, :data:`RANKING_FIELDS`) and their text and metadata
+(``cypher/retrieval/_display_fields``, :data:`DISPLAY_FIELDS`). All come as plain lists: a list
+of maps took the driver twice as long to read back as the statement took to build it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 
 from engrava_graph.model.enums import Priority
 from engrava_graph.model.temporal import from_epoch_parts
-from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import PRIORITY_BOOST, CandidateSignals
 
@@ -52,19 +51,13 @@ DISPLAY_FIELDS = ("thought_id", "essence", "metadata_json")
 """The positions of ``cypher/retrieval/_display_fields``."""
 
 
-def _seconds(s: int | None, us: int | None) -> float | None:
-    """Seconds since the Unix epoch of an instant read as its two parts (None without one)."""
-    return None if s is None else s + (us or 0) / 1_000_000
-
-
 @dataclass(frozen=True, slots=True)
 class MemoryFields:
-    """What ranking and the response read of one memory.
+    """What the response reads of one memory (and the causal walk of the ones it reaches).
 
     Instants are kept as read (epoch seconds and microsecond) and turned into datetimes only
-    when asked (:attr:`created_at` …): ranking needs ages (:meth:`age_seconds`), and only the
-    results are shown. ``essence`` and ``metadata`` are None until :meth:`with_display` (the
-    ranking read does not read them).
+    when asked (:attr:`created_at` …). ``essence`` and ``metadata`` are None until
+    :meth:`with_display`.
     """
 
     thought_id: str
@@ -164,19 +157,6 @@ class MemoryFields:
         """When what the memory says became true (aware UTC)."""
         return from_epoch_parts(self.valid_from_parts)
 
-    def happened_s(self) -> float | None:
-        """When the memory happened, seconds since the Unix epoch: valid_from, else created_at."""
-        valid_from = _seconds(*self.valid_from_parts)
-        return _seconds(*self.created) if valid_from is None else valid_from
-
-    def age_seconds(self, now_s: float) -> float | None:
-        """Seconds from the last access (an access resets the clock), else from when the memory
-        happened, to ``now_s`` (epoch seconds); None without either."""
-        since = _seconds(*self.last_accessed)
-        if since is None:
-            since = self.happened_s()
-        return None if since is None else now_s - since
-
 
 def _warn_fixed(thought_id: str, fixed: list[str]) -> None:
     log.warning(
@@ -197,6 +177,30 @@ class Arrival:
     activation: float
 
 
+SIGNAL_ROW = (
+    "thought_id",
+    "reached_by",
+    "hops",
+    "cosine",
+    "keyword",
+    "direct",
+    "activation",
+    "spread",
+    "session",
+    "relevance",
+    "temporal",
+    "in_range",
+    "causal",
+    "importance",
+    "access_frequency",
+    "composite",
+    "arrivals",
+    "links",
+)
+"""The positions of ``cypher/retrieval/_signal_row`` (one candidate's signals, computed in
+``retrieval/_rank``)."""
+
+
 @dataclass(slots=True)
 class Candidate:
     """A memory moving through the cycle (mutable working state of one request).
@@ -207,11 +211,15 @@ class Candidate:
         activation: Phase 3 level: the direct similarity relative to the best match (1.0 for
             the best; 0 for a memory only spreading or the causal walk reached).
         cosine: cosine to the query in [0, 1] (None without a vector); keyword: normalised BM25.
+        direct: the direct similarity, ``vector_share * cosine + (1 - vector_share) * keyword``.
         spread: the best direct similarity reaching it over a link, times the link weight
             (Phase 4); session: the mean direct similarity of its conversation's best matched
-            messages (Phase 4, session level); arrivals: where spreading came from.
+            messages (Phase 4, session level); arrivals: where spreading from the seeds came
+            from; pool_links: the conversation neighbours and session among the candidates
+            that link to it (Phase 4 over the pool).
         causal: Phase 6 relevance; links: the causal chain through it.
         temporal: Phase 5 relevance; in_range: whether its time is in the query's range.
+        signals: Phase 7's signals; composite: Phase 7's score; confidence: Phase 9's.
     """
 
     thought_id: str
@@ -220,9 +228,11 @@ class Candidate:
     activation: float = 0.0
     cosine: float | None = None
     keyword: float = 0.0
+    direct: float = 0.0
     spread: float = 0.0
     session: float = 0.0
     arrivals: list[Arrival] = field(default_factory=list)
+    pool_links: list[Arrival] = field(default_factory=list)
     causal: float = 0.0
     temporal: float = 0.0
     in_range: bool | None = None
@@ -234,28 +244,44 @@ class Candidate:
     dropped_in: str | None = None
     reason: str | None = None
 
-    def similarity(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Direct relevance in [0, 1]: ``vector_share * cosine + (1 - vector_share) * keyword``
-        (keyword alone without a query vector)."""
-        if not has_vector:
-            return self.keyword
-        return (
-            config.vector_share * (self.cosine or 0.0) + (1.0 - config.vector_share) * self.keyword
+    @classmethod
+    def from_signal_row(cls, row: Sequence[Any], fields: MemoryFields) -> Candidate:
+        """A ranked candidate from a ``retrieval/_signal_row`` list and its fields."""
+        (thought_id, reached_by, hops, cosine, keyword, direct, activation, spread, session,
+         relevance, temporal, in_range, causal, importance, access_frequency, composite,
+         arrivals, links) = row  # fmt: skip
+        return cls(
+            thought_id,
+            reached_by=reached_by,
+            hops=int(hops),
+            activation=float(activation),
+            cosine=None if cosine is None else float(cosine),
+            keyword=float(keyword),
+            direct=float(direct),
+            spread=float(spread),
+            session=float(session),
+            arrivals=[Arrival(f, v, float(a)) for f, v, a in arrivals],
+            pool_links=[Arrival(f, v, float(a)) for f, v, a in links],
+            causal=float(causal),
+            temporal=float(temporal),
+            in_range=in_range,
+            fields=fields,
+            signals=CandidateSignals(
+                thought_id=thought_id,
+                similarity=relevance,
+                temporal=temporal,
+                causal=causal,
+                importance=importance,
+                access_frequency=access_frequency,
+                activation=min(1.0, max(float(activation), float(spread))),
+            ),
+            composite=float(composite),
         )
-
-    def relevance(self, config: RetrievalConfig, has_vector: bool) -> float:
-        """Phase 7's relevance signal in [0, 1]: a weighted mean of the direct similarity, the
-        best relevance reaching it over a link (``spread``) and its session's (``session``),
-        weights ``1 : spread_gain : session_gain``."""
-        total = 1.0 + config.spread_gain + config.session_gain
-        return (
-            self.similarity(config, has_vector)
-            + config.spread_gain * self.spread
-            + config.session_gain * self.session
-        ) / total
 
     @property
     def via(self) -> list[str]:
         """Explain's view of the sources: ``"CONVERSATION from <id>"``, strongest first."""
-        ordered = sorted(self.arrivals, key=lambda a: (-a.activation, a.via, a.from_id))
+        ordered = sorted(
+            [*self.arrivals, *self.pool_links], key=lambda a: (-a.activation, a.via, a.from_id)
+        )
         return [f"{a.via} from {a.from_id}" for a in ordered]

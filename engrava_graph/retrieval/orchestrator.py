@@ -4,15 +4,17 @@ Rank -> Filter -> Score -> Return.
 Only this module times phases, counts candidates and assembles responses; the phases
 themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.route` and
 :mod:`.scoring`. The cycle reads a store only through its :class:`~.deps.CycleDeps`. One run
-costs few round trips, most of them while the question is embedded: the question's embedding
-starts on a worker thread, then the question is encoded and routed and the keyword arm runs
-(one statement per sub-query on the attention pathway, no vector needed); once the vectors are
-there, one composed statement runs the vector arm, spreading and the candidate records; one
-more reads causal chains (causal queries only) and one walks the ranking's head for
-near-duplicates. Phase timings are wall-clock stretches of this run, so they add up
-to its latency: "encode" is the encoding and the wait for the vectors, "activate" the rest of
-the keyword arm's wait and the composed statement (Phases 3 and 4's Cypher), "spread" the
-spread and session signals computed over the pool, "filter" the near-duplicate walk.
+costs two round trips after the question arrives, one of them while the question is embedded:
+the question's embedding starts on a worker thread, then the question is encoded and routed and
+the keyword arm runs (one statement per sub-query on the attention pathway, no vector needed);
+once the vectors are there, one composed statement runs the vector arm, spreading, decay and
+ranking, and walks the ranking's head for near-duplicates. A causal query has that statement
+return every candidate, reads the causal chains and ranks the pool again (two more). Phase
+timings are wall-clock stretches of this run, so they add up to its latency: "encode" is the
+encoding and the wait for the vectors, "activate" the rest of the keyword arm's wait and the
+composed statement (the Cypher of Phases 3, 4, 5, 7 and 8, so "spread", "decay" and "rank" take
+no time of their own), "cause" the causal read and the ranking again, "filter" the reflection
+cap, "score" Phase 9.
 """
 
 from __future__ import annotations
@@ -65,7 +67,6 @@ class CycleRun:
     decay_axis: str | None = None
     vector_strategy: str | None = None
     config: RetrievalConfig = field(default_factory=RetrievalConfig)
-    has_vector: bool = False
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
@@ -120,7 +121,7 @@ class CycleRun:
         traces = None
         if level == "debug":
             traces = [
-                self._trace(c, self.config, self.has_vector)
+                self._trace(c)
                 for c in sorted(
                     self.candidates.values(), key=lambda c: (-c.confidence, c.thought_id)
                 )
@@ -147,7 +148,7 @@ class CycleRun:
         )
 
     @staticmethod
-    def _trace(c: Candidate, config: RetrievalConfig, has_vector: bool) -> CandidateTrace:
+    def _trace(c: Candidate) -> CandidateTrace:
         s = c.signals
         return CandidateTrace(
             thought_id=c.thought_id,
@@ -155,7 +156,7 @@ class CycleRun:
             reached_by=c.reached_by,
             via=c.via,
             hops=c.hops,
-            direct_similarity=phases.finite(c.similarity(config, has_vector)),
+            direct_similarity=phases.finite(c.direct),
             spread=phases.finite(c.spread),
             session=phases.finite(c.session),
             similarity=s.similarity if s else 0.0,
@@ -181,8 +182,9 @@ class RetrievalCycle:
     def __init__(self, deps: CycleDeps) -> None:
         self.deps = deps
 
-    async def run(self, request: RetrieveRequest) -> CycleRun:
-        """Run every phase for ``request``.
+    async def run(self, request: RetrieveRequest, *, trace: bool = False) -> CycleRun:
+        """Run every phase for ``request``; with ``trace``, keep every candidate's signals and
+        text (explain at level "debug").
 
         Raises:
             RecencyModeConflictError: both ``current_cycle`` and ``recency_now``.
@@ -214,56 +216,63 @@ class RetrievalCycle:
                 # The keyword arm needs no vector: it runs while the question is embedded.
                 keyword = asyncio.ensure_future(phases.keyword(deps, queries, profile, scope))
                 pending.append(keyword)
+                causal = run.encoding.intent is Intent.CAUSAL and profile.seeds > 0
+                if not causal:
+                    run.skipped["cause"] = f"intent is {run.encoding.intent.value}"
+                run.decay_axis = self._axis(request, recency)
+                if run.decay_axis is None:
+                    run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
+                run.weights = self._weights(run, request)
             with run.phase("encode"):
                 vectors = await self._vectors(embedding, run.encoding.text, queries)
             vector = vectors[run.encoding.text]
-            run.has_vector = has_vector = vector is not None
             depth = config.spread_depth if request.spread_depth is None else request.spread_depth
-            with run.phase("activate"):
-                hits = await keyword
-                run.candidates, run.vector_strategy = await phases.activate(
-                    deps, hits, [vectors[q] for q in queries], vector, profile, depth, scope
-                )
-        finally:
-            for task in pending:
-                task.cancel()
-        seeds = phases.top_seeds(run.candidates, profile.seeds)
-        run.activated = sum(c.reached_by == "activation" for c in run.candidates.values())
-        run.after_spread = len(run.candidates)
-        with run.phase("spread"):
-            if not depth or not seeds:
-                run.skipped["spread"] = "spread_depth is 0" if not depth else "nothing activated"
-            if depth:
-                phases.spread(run.candidates, config, has_vector)
-        with run.phase("cause"):
-            if run.encoding.intent is Intent.CAUSAL and seeds:
-                run.links = await phases.cause(
-                    deps,
-                    run.candidates,
-                    seeds,
-                    config.causal_depth_for(request.causal_weight),
-                    vector,
-                    scope,
-                )
-            else:
-                run.skipped["cause"] = f"intent is {run.encoding.intent.value}"
-        run.decay_axis = self._axis(request, recency)
-        with run.phase("decay"):
-            phases.decay(
-                run.candidates,
+            inputs = phases.RankingInputs(
+                weights=run.weights,
                 axis=run.decay_axis,
                 now=request.now,
                 recency=recency,
                 decay_rate=deps.time_config.access_decay_rate,
                 temporal=run.encoding.temporal,
+                has_vector=vector is not None,
+                spreading=bool(depth),
+                need=request.top_k + 1,
+                trace=trace or causal,
             )
-            if run.decay_axis is None:
-                run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
-        with run.phase("rank"):
-            run.weights = self._weights(run, request)
-            ranked = phases.rank(run.candidates, run.weights, config=config, has_vector=has_vector)
+            with run.phase("activate"):
+                hits = await keyword
+                ranking, run.vector_strategy = await phases.activate(
+                    deps, hits, [vectors[q] for q in queries], vector, profile, depth, scope, inputs
+                )
+        finally:
+            for task in pending:
+                task.cancel()
+        run.activated, run.after_spread = ranking.activated, ranking.size
+        if not depth or not ranking.activated:
+            run.skipped["spread"] = "spread_depth is 0" if not depth else "nothing activated"
+        if causal:
+            with run.phase("cause"):
+                seeds = phases.top_seeds(ranking.pool, profile.seeds)
+                if seeds:
+                    run.links = await phases.cause(
+                        deps,
+                        ranking.pool,
+                        seeds,
+                        config.causal_depth_for(request.causal_weight),
+                        vector,
+                        scope,
+                    )
+                    ranking = await phases.rank(deps, ranking.pool, inputs)
+                else:
+                    run.skipped["cause"] = "nothing activated"
+        run.candidates = ranking.pool
         with run.phase("filter"):
-            distinct = await phases.distinct(deps, ranked, request.top_k + 1)
+            distinct = [
+                *phases.cap_reflections(
+                    ranking.kept, config.reflection_cap, config.reflection_window
+                ),
+                *ranking.rest,
+            ]
         with run.phase("score"):
             phases.score(distinct, config)
             kept = phases.min_confidence(distinct, request.min_confidence)
@@ -273,11 +282,6 @@ class RetrievalCycle:
                 c.dropped_in, c.reason = "return", f"below top_k={request.top_k}"
             deps.track([c.thought_id for c in run.final])
         return run
-
-    async def describe(self, run: CycleRun) -> None:
-        """Give every candidate of ``run`` its display fields (explain's debug traces show each
-        one's text; a run reads only its results')."""
-        await phases.describe(self.deps, run.candidates.values())
 
     async def _encode(self, request: RetrieveRequest) -> tuple[QueryEncoding, asyncio.Future[Any]]:
         """Phase 1: the encoding, and the question's embedding, started first on its worker

@@ -1,45 +1,41 @@
-"""Phases 3-9 of the retrieval cycle over Neo4j, in phase order, each a small function with typed
-input and output.
+"""Phases 3-9 of the retrieval cycle over Neo4j, in phase order.
 
-Round trips: Phase 3's keyword arm is one statement (run while the question is embedded: it
-needs no vector); the vector arm, Phase 4's spreading and the candidates' ranking fields are one
-composed statement (``cypher/retrieval/activate_<strategy>.cypher``: cosines computed in Cypher,
-so no vector is shipped, and no text read); Phase 6 is one more statement, for causal queries
-only; Phase 8 walks the head of the ranking for near-duplicates in Cypher and reads the results'
-texts (``cypher/retrieval/distinct.cypher``, one small statement). The orchestrator
-(:mod:`.orchestrator`) times them, counts candidates and assembles the response; nothing here
-reads a clock or builds Cypher. The candidates themselves are :mod:`.candidates`.
+Round trips: Phase 3's keyword arm is one statement, run while the question is embedded (it
+needs no vector). Then one composed statement (``cypher/retrieval/activate_<strategy>.cypher``)
+runs the vector arm, Phase 4's spreading, every candidate's signals and composite (Phases 4, 5
+and 7: ``retrieval/_rank``) and Phase 8's near-duplicate walk down the ranking, and returns the
+kept head with its texts (``retrieval/_walk``): cosines are computed in Cypher, so no vector is
+shipped, and only the results' texts are read. A causal query asks that statement for every
+candidate, reads the causal chains from the seeds (Phase 6) and ranks the pool again with their
+causal relevance (``retrieval/rank``). Phase 9 (confidence) and the reflection cap run here.
+The orchestrator (:mod:`.orchestrator`) times them, counts candidates and assembles the
+response; nothing here reads a clock or builds Cypher. The candidates themselves are
+:mod:`.candidates`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from engrava_graph.graph.dialect import server_line
 from engrava_graph.graph.params import vector_param
-from engrava_graph.graph.registry import (
-    CypherDialect,
-    CypherStatement,
-    cypher,
-    cypher_by_dialect,
-)
-from engrava_graph.model.enums import Priority
-from engrava_graph.retrieval.candidates import Arrival, Candidate, MemoryFields
+from engrava_graph.graph.registry import CypherDialect, CypherStatement, cypher_by_dialect
+from engrava_graph.retrieval.candidates import Candidate, MemoryFields
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import (
-    CandidateSignals,
+    ACCESS_SATURATION,
+    NEUTRAL_CONFIDENCE,
+    PRIORITY_BOOST,
+    PRIORITY_SHARE,
     RankWeights,
-    access_frequency_score,
     calibrated_confidence,
-    composite_score,
-    decay_factor,
-    importance_score,
 )
 from engrava_graph.retrieval.types import TemporalRange
 from engrava_graph.search.fusion import RecencyReference, min_max
@@ -49,11 +45,8 @@ _ACTIVATE = {
     "filtered": cypher_by_dialect("retrieval/activate_filtered"),
     "index": cypher_by_dialect("retrieval/activate_index"),
 }
+_RANK = cypher_by_dialect("retrieval/rank")
 _CAUSAL = cypher_by_dialect("retrieval/causal_chains")
-_DISTINCT = cypher_by_dialect("retrieval/distinct")
-_DESCRIBE = cypher("retrieval/describe")
-
-SECONDS_PER_DAY = 86_400.0
 
 
 async def _statement(
@@ -80,6 +73,125 @@ async def keyword(
     return found
 
 
+@dataclass(frozen=True)
+class RankingInputs:
+    """What Phases 4 (over the pool), 5, 7 and 8 need besides the candidates, as the parameters
+    of ``retrieval/_rank`` and ``retrieval/_walk``.
+
+    Attributes:
+        weights: Phase 7's weights.
+        axis: the decay axis ("access", "cycle", "transaction") or None (no decay).
+        now: the request's clock (the access axis).
+        recency: the cycle or transaction-time reference (those axes).
+        decay_rate: decay per day on the access axis.
+        temporal: the question's named time range, if any.
+        has_vector: the question has a vector (else similarity is the keyword score).
+        spreading: Phase 4 ran (``spread_depth`` > 0): conversation links and session signal.
+        need: how many leading results must be exact (``top_k + 1``: Phase 9 reads one past the
+            last result).
+        trace: return every candidate (explain at level "debug", and a causal query's pool).
+    """
+
+    weights: RankWeights
+    axis: str | None
+    now: datetime | None
+    recency: RecencyReference | None
+    decay_rate: float
+    temporal: TemporalRange | None
+    has_vector: bool
+    spreading: bool
+    need: int
+    trace: bool
+
+    def params(self, config: RetrievalConfig) -> dict[str, Any]:
+        """The statement parameters (epoch seconds for instants; the formulas' constants from
+        :mod:`.scoring` and ``config``)."""
+        recency = self.recency
+        has_range = self.temporal is not None and bool(self.temporal.start or self.temporal.end)
+        start = self.temporal.start if has_range and self.temporal else None
+        end = self.temporal.end if has_range and self.temporal else None
+        axis = self.axis if self.axis == "access" or recency is not None else None
+        return {
+            "has_vector": self.has_vector,
+            "vector_share": config.vector_share,
+            "spreading": self.spreading,
+            "window": config.conversation_window,
+            "neighbour_weight": config.neighbour_weight,
+            "neighbour_decay": config.neighbour_decay,
+            "session_top": config.session_top,
+            "axis": axis,
+            "now_s": _epoch_s(self.now),
+            "decay_rate": self.decay_rate,
+            "recency_cycle": (recency.cycle or 0) if recency else 0,
+            "recency_now_s": _epoch_s(recency.now) if recency else None,
+            "recency_rate": math.log(2) / recency.half_life if recency else 0.0,
+            "range_start_s": _epoch_s(start),
+            "range_end_s": _epoch_s(end),
+            "spread_gain": config.spread_gain,
+            "session_gain": config.session_gain,
+            "priority_boost": dict(PRIORITY_BOOST),
+            "priority_share": PRIORITY_SHARE,
+            "neutral_confidence": NEUTRAL_CONFIDENCE,
+            "access_saturation": ACCESS_SATURATION,
+            "weights": self.weights.as_dict(),
+            "outside_range_factor": config.outside_range_factor,
+            "duplicate_threshold": config.duplicate_threshold,
+            "need": self.need,
+            "walk_first": max(2 * self.need, self.need + config.reflection_window),
+            "reflection_cap": config.reflection_cap,
+            "reflection_window": config.reflection_window,
+            "trace": self.trace,
+        }
+
+
+def _epoch_s(when: datetime | None) -> float | None:
+    return None if when is None else when.timestamp()
+
+
+@dataclass
+class Ranking:
+    """What a ranking statement (``retrieval/_walk``) returned, as candidates.
+
+    Attributes:
+        kept: the walked candidates kept by Phase 8 (near-duplicates dropped), in rank order,
+            with their display fields.
+        rest: the unwalked candidates after them, in rank order (only their composite, cosine
+            and keyword, unless ``trace``): with ``kept``, the input of Phase 9.
+        pool: every candidate by id: the kept and the rest, and with ``trace`` every other one
+            too (their signals; the dropped ones with the reason).
+        activated: how many candidates the arms activated; size: how many were ranked.
+    """
+
+    kept: list[Candidate]
+    rest: list[Candidate]
+    pool: dict[str, Candidate]
+    activated: int
+    size: int
+
+
+def _ranking(record: Mapping[str, Any]) -> Ranking:
+    """Read a ``retrieval/_walk`` record (the composed statement's or ``retrieval/rank``'s)."""
+    pool = {c.thought_id: c for c in map(_ranked, record["trace"])}
+    kept = [pool.get(entry[0][0]) or _ranked(entry) for entry in record["kept"]]
+    rest = [
+        pool.get(thought_id)
+        or Candidate(thought_id, composite=composite, cosine=cosine, keyword=keyword)
+        for thought_id, composite, cosine, keyword in record["rest"]
+    ]
+    pool.update((c.thought_id, c) for c in (*kept, *rest))
+    for dropped in record["dropped"]:
+        c = pool.get(dropped["thought_id"])
+        if c is not None:
+            c.dropped_in, c.reason = "filter", f"near-duplicate of {dropped['twin']}"
+    return Ranking(kept, rest, pool, int(record["activated"]), int(record["ranked"]))
+
+
+def _ranked(entry: Sequence[Any]) -> Candidate:
+    """A candidate from a ``retrieval/_walk`` entry: its signal row, ranking and display fields."""
+    signals, fields, display = entry
+    return Candidate.from_signal_row(signals, MemoryFields.from_row(fields).with_display(display))
+
+
 async def activate(
     deps: CycleDeps,
     keyword_hits: Mapping[str, float],
@@ -88,22 +200,20 @@ async def activate(
     profile: PathwayProfile,
     depth: int,
     scope: dict[str, Any],
-) -> tuple[dict[str, Candidate], str]:
-    """Phases 3 and 4 and the candidate records, one statement (``retrieval/activate_<strategy>``):
-    the vector arm for each query vector joined with ``keyword_hits``; each memory's direct
-    similarity (its cosine the best of the arm's and the one to the question ``vector``, so a
-    keyword hit has its true cosine); spreading from the ``profile.seeds`` most similar (none when
-    ``depth`` is 0) over typed edges, conversation neighbours, shared entities/tags and temporal
-    proximity; and every candidate's ranking fields and cosine, computed in Cypher (no vector
-    or text is shipped). Memories reached only by spreading have ``reached_by`` "spread"; each
-    arrival records the seed's direct similarity times the link weight (:func:`spread` turns
-    them into the ``spread`` signal); activation is the direct similarity relative to the best.
+    ranking: RankingInputs,
+) -> tuple[Ranking, str]:
+    """Phases 3, 4, 5, 7 and 8, one statement (``retrieval/activate_<strategy>``): the vector
+    arm for each query vector joined with ``keyword_hits``; each memory's direct similarity
+    (its cosine the best of the arm's and the one to the question ``vector``, so a keyword hit
+    has its true cosine); spreading from the ``profile.seeds`` most similar (none when ``depth``
+    is 0) over typed edges, conversation neighbours, shared entities/tags and temporal proximity;
+    every candidate's signals and composite (``retrieval/_rank``); and the near-duplicate walk
+    with the kept ones' texts (``retrieval/_walk``).
 
     Returns:
-        ``({thought_id: Candidate}, vector strategy "exact" | "filtered" | "index")``.
+        ``(Ranking, vector strategy "exact" | "filtered" | "index")``.
     """
     config = deps.config
-    has_vector = vector is not None
     # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
     floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
     plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
@@ -112,46 +222,52 @@ async def activate(
         vectors=[vector_param(v) for v in vectors if v is not None],
         vector=vector_param(vector),
         keyword=[{"thought_id": tid, "score": score} for tid, score in keyword_hits.items()],
-        vector_share=config.vector_share,
         seeds=profile.seeds if depth else 0,
         edge_depth=max(depth, 1),
-        window=config.conversation_window,
         per_node=config.per_node,
-        neighbour_weight=config.neighbour_weight,
-        neighbour_decay=config.neighbour_decay,
         entity_weight=config.entity_weight,
         max_fanout=config.max_entity_fanout,
         window_seconds=config.temporal_window_seconds,
         temporal_weight=config.temporal_link_weight,
+        **ranking.params(config),
         **arm_params,
         **scope,
     )
-    rows = records[0]["candidates"] if records else []
-    candidates: dict[str, Candidate] = {}
-    for fields_row, cosine, keyword_score, activated, _ in rows:
-        fields = MemoryFields.from_row(fields_row)
-        c = (
-            Candidate(fields.thought_id)
-            if activated
-            else Candidate(fields.thought_id, reached_by="spread", hops=1)
-        )
-        c.fields = fields
-        c.cosine = None if cosine is None else float(cosine)
-        c.keyword = float(keyword_score or 0.0)
-        candidates[c.thought_id] = c
-    similarity = {tid: c.similarity(config, has_vector) for tid, c in candidates.items()}
-    best = max(
-        (similarity[tid] for tid, c in candidates.items() if c.reached_by == "activation"),
-        default=0.0,
+    return _ranking(records[0]), plan.strategy
+
+
+async def rank(
+    deps: CycleDeps, candidates: Mapping[str, Candidate], ranking: RankingInputs
+) -> Ranking:
+    """Phases 4 (over the pool), 5, 7 and 8 again for ``candidates`` (``retrieval/rank``): after
+    Phase 6 changed the pool (causal relevance, memories the causal walk reached). Each keeps
+    the causal chains Phase 6 gave it; a candidate deleted since it was read is left out."""
+    pool = [
+        {
+            "element_id": c.fields.element_id,
+            "thought_id": c.thought_id,
+            "keyword": c.keyword,
+            "cosine": c.cosine,
+            "activated": c.reached_by == "activation",
+            "reached_by": c.reached_by,
+            "hops": c.hops,
+            "arrivals": [[a.from_id, a.via, a.activation] for a in c.arrivals],
+            "causal": c.causal,
+        }
+        for c in candidates.values()
+        if c.fields is not None
+    ]
+    records = await deps.executor.read(
+        await _statement(deps, _RANK),
+        namespace=deps.namespace,
+        pool=pool,
+        **ranking.params(deps.config),
     )
-    for fields_row, _, _, _, arrivals in rows:
-        c = candidates[fields_row[0]]
-        if c.reached_by == "activation":
-            c.activation = similarity[c.thought_id] / best if best > 0 else 1.0
-        for from_id, via, weight in arrivals:
-            strength = similarity.get(from_id, 0.0) * float(weight)
-            c.arrivals.append(Arrival(from_id, via, strength))
-    return candidates, plan.strategy
+    ranked = _ranking(records[0])
+    for thought_id, c in ranked.pool.items():
+        if thought_id in candidates:
+            c.links = candidates[thought_id].links  # Phase 6's chains through it
+    return ranked
 
 
 def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
@@ -159,136 +275,6 @@ def top_seeds(candidates: Mapping[str, Candidate], n: int) -> list[Candidate]:
     start (the same order ``retrieval/_activate_and_spread`` chose its seeds in)."""
     activated = (c for c in candidates.values() if c.reached_by == "activation")
     return sorted(activated, key=lambda c: (-c.activation, c.thought_id))[:n]
-
-
-def spread(candidates: Mapping[str, Candidate], config: RetrievalConfig, has_vector: bool) -> None:
-    """Phase 4 over the gathered pool: each candidate's ``spread`` and ``session`` signals.
-
-    - ``spread``: the best ``similarity(j) x link weight`` over its links: the arrivals from
-      the seeds, and every other candidate ``j`` of the same conversation within
-      ``conversation_window`` positions (weight ``neighbour_weight x neighbour_decay^(d-1)``
-      at distance d; such a link is added to its arrivals as ``CONVERSATION from j``). The
-      reply next to a matched question is the likeliest answer to it, whether or not the
-      question was a seed.
-    - ``session`` (messages only): the sum of the ``session_top`` highest direct similarities
-      among its conversation's candidates, divided by ``session_top`` (a session several of
-      whose messages match is likelier the one asked about); a memory only spreading reached
-      gets it as an arrival ``SESSION from <conversation_id>``.
-    """
-    similarity = {tid: c.similarity(config, has_vector) for tid, c in candidates.items()}
-    at: dict[tuple[str, int], str] = {}
-    by_session: dict[str, list[float]] = {}
-    for c in _messages(candidates.values()):
-        assert c.fields is not None and c.fields.conversation_id is not None
-        assert c.fields.position is not None
-        at[(c.fields.conversation_id, c.fields.position)] = c.thought_id
-        by_session.setdefault(c.fields.conversation_id, []).append(similarity[c.thought_id])
-    session = {
-        cid: sum(sorted(values, reverse=True)[: config.session_top]) / config.session_top
-        for cid, values in by_session.items()
-    }
-    for c in candidates.values():
-        fields = c.fields
-        if (
-            fields is not None
-            and fields.conversation_id is not None
-            and fields.position is not None
-        ):
-            c.arrivals.extend(_neighbour_links(c, fields, at, similarity, config))
-            c.session = session[fields.conversation_id]
-            if c.session > 0 and c.reached_by == "spread":
-                c.arrivals.append(Arrival(fields.conversation_id, "SESSION", c.session))
-        c.spread = min(
-            1.0, max((a.activation for a in c.arrivals if a.via != "SESSION"), default=0.0)
-        )
-
-
-def _neighbour_links(
-    c: Candidate,
-    fields: MemoryFields,
-    at: Mapping[tuple[str, int], str],
-    similarity: Mapping[str, float],
-    config: RetrievalConfig,
-) -> list[Arrival]:
-    """``CONVERSATION`` links into message ``c`` from the candidates within
-    ``conversation_window`` positions of its conversation that did not already arrive as
-    seeds."""
-    assert fields.conversation_id is not None and fields.position is not None
-    linked = {a.from_id for a in c.arrivals if a.via == "CONVERSATION"}
-    links = []
-    for distance in range(1, config.conversation_window + 1):
-        weight = config.neighbour_weight * config.neighbour_decay ** (distance - 1)
-        for position in (fields.position - distance, fields.position + distance):
-            other = at.get((fields.conversation_id, position))
-            if other is not None and other not in linked:
-                links.append(Arrival(other, "CONVERSATION", similarity[other] * weight))
-    return links
-
-
-def _messages(candidates: Iterable[Candidate]) -> Iterable[Candidate]:
-    return (
-        c
-        for c in candidates
-        if c.fields is not None
-        and c.fields.conversation_id is not None
-        and c.fields.position is not None
-    )
-
-
-# ---------------------------------------------------------------------------- Phase 5: decay
-def _epoch_s(when: datetime | None) -> float | None:
-    return None if when is None else when.timestamp()
-
-
-def in_range(when_s: float | None, start_s: float | None, end_s: float | None) -> bool:
-    """Whether the instant ``when_s`` falls in the range from ``start_s`` (inclusive) to
-    ``end_s`` (exclusive), all epoch seconds (an open bound: None)."""
-    if when_s is None:
-        return False
-    return (start_s is None or when_s >= start_s) and (end_s is None or when_s < end_s)
-
-
-def decay(
-    candidates: Mapping[str, Candidate],
-    *,
-    axis: str | None,
-    now: datetime | None,
-    recency: RecencyReference | None,
-    decay_rate: float,
-    temporal: TemporalRange | None,
-) -> None:
-    """Phase 5: set each candidate's temporal relevance in [0, 1] and whether it lies in the
-    query's time range.
-
-    - ``"access"`` axis: ``1 / (1 + age_days * decay_rate)``, the age counted from the last
-      access (an access resets the clock), else from when the memory happened (valid_from),
-      else from its creation; P1 or pinned memories do not decay ("marked high-importance").
-    - ``"cycle"`` / ``"transaction"`` axis: the search recency of :mod:`.fusion`.
-    - With a time range in the query (Phase 1), relevance is 1 inside the range and the decay
-      value times 0.5 outside (the range decides; Phase 7 also penalises what lies outside).
-    """
-    has_range = temporal is not None and bool(temporal.start or temporal.end)
-    start_s, end_s = (
-        (_epoch_s(temporal.start), _epoch_s(temporal.end)) if temporal else (None, None)
-    )
-    now_s = _epoch_s(now)
-    for c in candidates.values():
-        fields = c.fields
-        assert fields is not None
-        if axis == "access" and now_s is not None:
-            if fields.pinned or fields.priority == Priority.P1.value:
-                value = 1.0
-            else:
-                age_s = fields.age_seconds(now_s)
-                value = decay_factor(0.0 if age_s is None else age_s / SECONDS_PER_DAY, decay_rate)
-        elif axis in ("cycle", "transaction") and recency is not None:
-            value = recency.score(fields.updated_cycle, fields.updated_at, fields.created_at)
-        else:
-            value = 0.0
-        if has_range:
-            c.in_range = in_range(fields.happened_s(), start_s, end_s)
-            value = 1.0 if c.in_range else 0.5 * value
-        c.temporal = value
 
 
 # ---------------------------------------------------------------------------- Phase 6: cause
@@ -361,36 +347,6 @@ def _causal_node(
     return node
 
 
-# ---------------------------------------------------------------------------- Phase 7: rank
-def rank(
-    candidates: Mapping[str, Candidate],
-    weights: RankWeights,
-    *,
-    config: RetrievalConfig,
-    has_vector: bool,
-) -> list[Candidate]:
-    """Phase 7: the composite score of each candidate (its signals kept for explain); a memory
-    outside the query's named time range has its composite multiplied by
-    ``config.outside_range_factor`` (a range narrows, it does not only nudge). Returned best
-    composite first (ties by id)."""
-    for c in candidates.values():
-        fields = c.fields
-        assert fields is not None
-        c.signals = CandidateSignals(
-            thought_id=c.thought_id,
-            similarity=c.relevance(config, has_vector),
-            temporal=c.temporal,
-            causal=min(1.0, c.causal),
-            importance=importance_score(fields.priority, fields.confidence),
-            access_frequency=access_frequency_score(fields.access_count),
-            activation=min(1.0, max(c.activation, c.spread)),
-        )
-        c.composite = composite_score(c.signals, weights)
-        if c.in_range is False:
-            c.composite *= config.outside_range_factor
-    return sorted(candidates.values(), key=lambda c: (-c.composite, c.thought_id))
-
-
 # ---------------------------------------------------------------------------- Phase 8: filter
 def min_confidence(candidates: Sequence[Candidate], threshold: float) -> list[Candidate]:
     """Phase 8, ``min_confidence``: keep candidates whose (Phase 9) confidence reaches it."""
@@ -423,98 +379,6 @@ def cap_reflections(ranked: Sequence[Candidate], cap: int, window: int) -> list[
             reflections += 1
         head.append(c)
     return head + moved + rest
-
-
-async def distinct(deps: CycleDeps, ranked: Sequence[Candidate], need: int) -> list[Candidate]:
-    """Phase 8, near-duplicates and reflections: the ranking without its near-duplicates,
-    reflections capped (:func:`cap_reflections`), exact in its first ``need`` entries.
-
-    ``retrieval/distinct`` walks the head of the ranking in Cypher: a candidate whose cosine to
-    a kept, higher-ranked one exceeds ``duplicate_threshold`` is dropped, and the walk stops at
-    the first of ``b, 2b, 4b, …`` walked candidates (``b = max(2 * need, need +
-    reflection_window)``; and the whole ranking) where the kept ones settle the first ``need``
-    results under the reflection cap. One read, given the whole ranking's element ids: the walk
-    reads a candidate's embedding only when it reaches it, so the ids past where it stops cost a
-    lookup each (a read of the ``2b`` best, then more while the walk ended unsettled, made a
-    second read for one ranking in five on the synthetic corpus). The same read gives the kept
-    ones their display fields (the ranking read no text). A candidate is only
-    dropped for a higher-ranked one, so the kept ones are a prefix of the whole ranking's kept;
-    the candidates after the walk follow in rank order, unchecked (Phase 10 cuts them: pass
-    ``need = top_k + 1``, Phase 9 reads one past the last result). The fixed stopping points
-    keep the ranking's length, which Phase 9's confidence reads, independent of where the
-    duplicates sit. No vector is shipped.
-
-    Args:
-        deps: the cycle's dependencies (executor, namespace, config).
-        ranked: Phase 7's ranking, best first.
-        need: how many leading results must be exact.
-
-    Returns:
-        The ranking without the walked part's near-duplicates (and without a memory deleted
-        since it was read), reflections capped; the kept ones with their display fields.
-    """
-    config = deps.config
-    first = max(2 * need, need + config.reflection_window)
-    boundaries: list[int] = []  # first, 2 first, 4 first, ... below the ranking's length
-    stop = first
-    while stop < len(ranked):
-        boundaries.append(stop)
-        stop *= 2
-    boundaries.append(len(ranked))
-    walk = (
-        await deps.executor.read(
-            await _statement(deps, _DISTINCT),
-            namespace=deps.namespace,
-            element_ids=[c.fields.element_id for c in ranked],  # type: ignore[union-attr]
-            thought_ids=[c.thought_id for c in ranked],
-            duplicate_threshold=config.duplicate_threshold,
-            need=need,
-            reflection_cap=config.reflection_cap,
-            reflection_window=config.reflection_window,
-            boundaries=boundaries,
-        )
-    )[0]
-    twins = {d["thought_id"]: d["twin"] for d in walk["dropped"]}
-    walked = walk["scanned"]
-    shown = _show(ranked[:walked], walk["described"])
-    kept: list[Candidate] = []
-    for c in ranked[:walked]:
-        if c.thought_id in shown:
-            kept.append(c)
-        elif c.thought_id in twins:
-            c.dropped_in, c.reason = "filter", f"near-duplicate of {twins[c.thought_id]}"
-        else:
-            c.dropped_in, c.reason = "filter", "deleted during retrieval"
-    capped = cap_reflections(kept, config.reflection_cap, config.reflection_window)
-    return capped + list(ranked[walked:])
-
-
-async def describe(deps: CycleDeps, candidates: Iterable[Candidate]) -> None:
-    """Give ``candidates`` that have none their display fields (one read,
-    ``retrieval/describe``): explain's traces show every candidate's text, where retrieve reads
-    only its results'. A candidate deleted since it was ranked keeps none."""
-    bare = [c for c in candidates if c.fields is not None and c.fields.essence is None]
-    if not bare:
-        return
-    rows = await deps.executor.read(
-        _DESCRIBE,
-        namespace=deps.namespace,
-        element_ids=[c.fields.element_id for c in bare],  # type: ignore[union-attr]
-        thought_ids=[c.thought_id for c in bare],
-    )
-    _show(bare, rows[0]["described"] if rows else [])
-
-
-def _show(candidates: Iterable[Candidate], described: Iterable[Sequence[Any]]) -> set[str]:
-    """Give each of ``candidates`` its ``retrieval/_display_fields`` row from ``described``
-    (matched by thought id); returns the ids ``described`` holds (a candidate without a row
-    was deleted since it was ranked, or was not read)."""
-    display = {row[0]: row for row in described}
-    for c in candidates:
-        if c.thought_id in display:
-            assert c.fields is not None
-            c.fields = c.fields.with_display(display[c.thought_id])
-    return set(display)
 
 
 # --------------------------------------------------------------------------- Phase 9: score

@@ -1,8 +1,9 @@
-"""Signals, ranking and confidence (the Decay, Rank and Score phases).
+"""Weights, constants and confidence of the Decay, Rank and Score phases.
 
-Every signal is a float in [0, 1] so the Phase 7 composite is a convex combination and
-stays in [0, 1]. The orchestrator computes the signals (from Cypher rows) with the helpers
-here, ranks by :func:`composite_score` and reports :func:`confidence`.
+Every signal is a float in [0, 1] so the Phase 7 composite is a convex combination and stays in
+[0, 1]. The signals and the composite are computed in Cypher (``cypher/retrieval/_rank``, with
+the weights and constants defined here as its parameters); Phase 9's confidence
+(:func:`calibrated_confidence`) is computed here from the ranking it returns.
 """
 
 from __future__ import annotations
@@ -156,85 +157,20 @@ def tune_weights(
     return _pin(weights, pinned) if pinned else weights
 
 
-def decay_factor(age_days: float, decay_rate: float) -> float:
-    """Power-law temporal decay (the Decay phase): ``1 / (1 + age_days * decay_rate)``.
-
-    Age is measured from the last access, not from creation (reinforcement resets the
-    clock); the caller computes it from the request's ``now``.
-
-    Args:
-        age_days: Effective age in days; negative ages (clock skew) count as 0.
-        decay_rate: Decay per day, >= 0 (0 disables decay).
-
-    Returns:
-        A factor in (0, 1]; 1.0 at age 0, 0.25 at 30 days with rate 0.1.
-
-    Raises:
-        ValueError: If ``decay_rate`` is negative.
-    """
-    if decay_rate < 0.0:
-        raise ValueError(f"decay_rate must be >= 0, got {decay_rate}")
-    return 1.0 / (1.0 + max(age_days, 0.0) * decay_rate)
-
-
-def access_frequency_score(access_count: int, saturation: int = 10) -> float:
-    """Access-frequency signal: ``log(1 + n) / log(1 + saturation)``, capped at 1.
-
-    Logarithmic so the first few accesses matter most; ``saturation`` accesses or more
-    score 1.
-
-    Args:
-        access_count: Times the thought was recalled, >= 0.
-        saturation: Access count that reaches 1.0, >= 1.
-
-    Returns:
-        A score in [0, 1].
-
-    Raises:
-        ValueError: If ``access_count`` is negative or ``saturation`` < 1.
-    """
-    if access_count < 0 or saturation < 1:
-        raise ValueError(
-            f"need access_count >= 0 and saturation >= 1, got {access_count} and {saturation}"
-        )
-    return min(1.0, math.log1p(access_count) / math.log1p(saturation))
-
-
 PRIORITY_BOOST: Final[Mapping[str, float]] = MappingProxyType(
     {"P1": 1.0, "P2": 0.6, "P3": 0.3, "P4": 0.0}
 )
 """Priority to importance, as the peer ``engrava``'s default priority boost."""
 
 PRIORITY_SHARE: Final = 0.7
-"""Share of priority in :func:`importance_score`; the rest is the thought's confidence."""
+"""Share of priority in the importance signal (``PRIORITY_SHARE * PRIORITY_BOOST[priority] + (1 -
+PRIORITY_SHARE) * confidence``); the rest is the thought's confidence."""
 
 NEUTRAL_CONFIDENCE: Final = 0.5
 """Confidence assumed for a thought that has none."""
 
-
-def importance_score(priority: str, confidence: float | None) -> float:
-    """Importance signal: ``0.7 * PRIORITY_BOOST[priority] + 0.3 * confidence``.
-
-    Priority is the writer's explicit importance label, so it dominates; the thought's
-    own confidence (None counts as 0.5) moderates it.
-
-    Args:
-        priority: ``"P1"`` .. ``"P4"`` (a ``StrEnum`` member works too).
-        confidence: The thought's confidence in [0, 1], or None.
-
-    Returns:
-        A score in [0, 1]: P1 with confidence 1 gives 1.0, P4 with confidence 0 gives 0.0.
-
-    Raises:
-        ValueError: If ``priority`` is unknown or ``confidence`` outside [0, 1].
-    """
-    if priority not in PRIORITY_BOOST:
-        expected = ", ".join(PRIORITY_BOOST)
-        raise ValueError(f"unknown priority {priority!r}; expected one of {expected}")
-    belief = NEUTRAL_CONFIDENCE if confidence is None else confidence
-    if not 0.0 <= belief <= 1.0:
-        raise ValueError(f"confidence must be in [0, 1], got {confidence}")
-    return PRIORITY_SHARE * PRIORITY_BOOST[priority] + (1.0 - PRIORITY_SHARE) * belief
+ACCESS_SATURATION: Final = 10
+"""Accesses at which the access-frequency signal reaches 1: ``ln(1 + n) / ln(1 + 10)``."""
 
 
 class CandidateSignals(BaseModel):
@@ -246,10 +182,10 @@ class CandidateSignals(BaseModel):
             cosine vector index returns ``(1 + cos) / 2``; rescale it to ``max(0, 2s - 1)``
             first, or unrelated text would look half-relevant.
         temporal: Temporal relevance: inside the query's time range, or recency by
-            :func:`decay_factor` when the query has none.
+            decay (``1 / (1 + age_days * decay_rate)``) when the query has none.
         causal: Causal relevance from Phase 6 (0 when the phase did not run).
-        importance: :func:`importance_score`.
-        access_frequency: :func:`access_frequency_score`.
+        importance: the priority's boost and the thought's confidence (:data:`PRIORITY_SHARE`).
+        access_frequency: ``ln(1 + accesses) / ln(1 + ACCESS_SATURATION)``, at most 1.
         activation: 1 for a directly activated candidate, ``0.5 ** hops`` for one reached by
             spreading activation (Phase 4, after Collins & Loftus 1975).
     """
@@ -263,19 +199,6 @@ class CandidateSignals(BaseModel):
     importance: UnitFloat
     access_frequency: UnitFloat
     activation: UnitFloat = 1.0
-
-
-def composite_score(signals: CandidateSignals, weights: RankWeights) -> float:
-    """The Phase 7 rank score: the weighted sum of the five signals.
-
-    Args:
-        signals: One candidate's signals.
-        weights: Pathway (and request) weights.
-
-    Returns:
-        A score in [0, 1].
-    """
-    return sum(w * float(getattr(signals, name)) for name, w in weights.as_dict().items())
 
 
 class Calibration(BaseModel):

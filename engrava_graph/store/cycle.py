@@ -51,7 +51,7 @@ class RetrievalMixin(StoreBase):
         """
         if level not in ("summary", "debug"):
             raise ValidationFailedError(f"level must be 'summary' or 'debug', got {level!r}")
-        run = await self._cycle.run(RetrieveRequest.build(query=query, **params))
-        if level == "debug":
-            await self._cycle.describe(run)
+        run = await self._cycle.run(
+            RetrieveRequest.build(query=query, **params), trace=level == "debug"
+        )
         return run.explanation(level)

@@ -201,14 +201,22 @@ async def test_explain_counts_match_retrieve(store, outage):
     assert summary.pathway_scores.selected == summary.pathway_selected
 
 
-async def test_a_question_costs_two_reads_after_its_embedding_and_one_before(store, outage):
+async def test_a_question_costs_one_read_after_its_embedding_and_one_before(store, outage):
     """The keyword arm (needs no vector), then one composed read (vector arm, spreading,
-    records), then the near-duplicate read; the namespace statistics are cached."""
+    ranking, near-duplicates and the results' texts); the namespace statistics are cached."""
     await store.retrieve("Who had pizza for lunch?", now=NOW)
     with store.executor.counting() as sent:
         result = await store.retrieve("Who had pizza for lunch?", now=NOW)
     assert "cause" in result.skipped_phases
-    assert sent == RoundTrips(transactions=3, round_trips=3, statements=3)
+    assert sent == RoundTrips(transactions=2, round_trips=2, statements=2)
+
+
+async def test_a_causal_question_ranks_again_after_the_causal_read(store, outage):
+    await store.retrieve("What caused the deploy failure?", now=NOW)
+    with store.executor.counting() as sent:
+        result = await store.retrieve("What caused the deploy failure?", now=NOW)
+    assert "cause" not in result.skipped_phases and result.causal_links
+    assert sent == RoundTrips(transactions=4, round_trips=4, statements=4)
 
 
 async def test_pathway_override_and_confidences(store, outage):

@@ -18,8 +18,8 @@ from engrava_graph.graph.registry import cypher
 BY_ID = [
     "retrieval/activate_exact",
     "retrieval/activate_index",
-    "retrieval/distinct",
     "retrieval/causal_chains",
+    "retrieval/rank",
     "thoughts/embeddings",
     "search/fusion_signals",
     "thoughts/get_many",

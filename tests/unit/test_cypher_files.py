@@ -89,8 +89,8 @@ def test_a_cypher25_file_replaces_a_file_of_the_same_name(name: str) -> None:
 
 
 def test_a_statement_rendered_for_cypher25_takes_its_replacements_and_runs_as_cypher_25() -> None:
-    plain = registry.cypher("retrieval/distinct")
-    current = registry.cypher("retrieval/distinct", registry.CypherDialect.CYPHER25)
+    plain = registry.cypher("retrieval/rank")
+    current = registry.cypher("retrieval/rank", registry.CypherDialect.CYPHER25)
     assert "vector_distance" not in plain.text and "CYPHER 25" not in plain.text
     assert "vector_distance" in current.text
     code = [ln for ln in current.text.splitlines() if not ln.lstrip().startswith("//")]

@@ -1,6 +1,6 @@
 """Reading candidates back from the cycle's row lists (retrieval/_ranking_fields and
-retrieval/_display_fields): instants from their two parts, ages, and values a hand edit left
-that no write produces."""
+retrieval/_display_fields): instants from their two parts, and values a hand edit left that no
+write produces."""
 
 import logging
 from datetime import UTC, datetime
@@ -22,14 +22,6 @@ def test_an_instant_is_read_from_its_seconds_and_microsecond() -> None:
     fields = MemoryFields.from_row(row(created_s=1_767_225_600, created_us=250_000))
     assert fields.created_at == datetime(2026, 1, 1, 0, 0, 0, 250_000, tzinfo=UTC)
     assert fields.updated_at is None and fields.valid_from is None
-
-
-def test_age_counts_from_the_last_access_else_from_when_it_happened() -> None:
-    happened = MemoryFields.from_row(row(created_s=1_000, valid_from_s=400))
-    assert happened.happened_s() == 400.0 and happened.age_seconds(1_000.0) == 600.0
-    accessed = MemoryFields.from_row(row(created_s=100, last_accessed_s=900, last_accessed_us=0))
-    assert accessed.age_seconds(1_000.0) == 100.0
-    assert MemoryFields.from_row(row()).age_seconds(1_000.0) is None
 
 
 def test_hand_edited_ranking_values_rank_as_the_defaults(caplog: pytest.LogCaptureFixture) -> None:

@@ -1,4 +1,5 @@
-"""Decay, signals, rank weights and confidence (retrieval phases 5, 7, 9)."""
+"""Rank weights, signal bounds and confidence (retrieval phases 7 and 9; the signals themselves are
+computed in Cypher: tests/integration/test_ranking_in_cypher.py)."""
 
 import itertools
 import math
@@ -15,11 +16,7 @@ from engrava_graph.retrieval.scoring import (
     Calibration,
     CandidateSignals,
     RankWeights,
-    access_frequency_score,
     calibrated_confidence,
-    composite_score,
-    decay_factor,
-    importance_score,
     tune_weights,
 )
 from engrava_graph.retrieval.types import Pathway
@@ -106,45 +103,6 @@ def test_tuning_that_zeroes_everything_is_rejected() -> None:
         tune_weights(only_time, temporal_weight=0.0)
 
 
-@pytest.mark.parametrize(
-    ("age_days", "rate", "expected"),
-    [(0.0, 0.1, 1.0), (30.0, 0.1, 0.25), (1.0, 1.0, 0.5), (-5.0, 0.1, 1.0), (365.0, 0.0, 1.0)],
-)
-def test_decay_factor_power_law(age_days: float, rate: float, expected: float) -> None:
-    assert math.isclose(decay_factor(age_days, rate), expected)
-
-
-def test_decay_factor_decreases_with_age_and_rejects_negative_rate() -> None:
-    values = [decay_factor(age, 0.1) for age in (0, 1, 7, 30, 180)]
-    assert values == sorted(values, reverse=True)
-    with pytest.raises(ValueError):
-        decay_factor(1.0, -0.1)
-
-
-def test_access_frequency_is_log_saturating() -> None:
-    scores = [access_frequency_score(n) for n in range(15)]
-    assert scores[0] == 0.0 and scores[10] == 1.0 and scores[14] == 1.0
-    assert scores == sorted(scores)
-    assert scores[1] - scores[0] > scores[9] - scores[8]
-    assert access_frequency_score(3, saturation=3) == 1.0
-    with pytest.raises(ValueError):
-        access_frequency_score(-1)
-    with pytest.raises(ValueError):
-        access_frequency_score(1, saturation=0)
-
-
-def test_importance_blends_priority_and_confidence() -> None:
-    assert importance_score("P1", 1.0) == 1.0
-    assert importance_score("P4", 0.0) == 0.0
-    assert math.isclose(importance_score("P2", None), 0.7 * 0.6 + 0.3 * 0.5)
-    ranked = [importance_score(p, 0.5) for p in ("P1", "P2", "P3", "P4")]
-    assert ranked == sorted(ranked, reverse=True)
-    with pytest.raises(ValueError):
-        importance_score("P0", 0.5)
-    with pytest.raises(ValueError):
-        importance_score("P1", 1.5)
-
-
 def signals(**overrides: float) -> CandidateSignals:
     values = {name: 0.5 for name in SIGNAL_NAMES} | {"activation": 1.0} | overrides
     return CandidateSignals(thought_id="t1", **values)
@@ -155,11 +113,6 @@ def test_candidate_signals_are_bounded() -> None:
         signals(similarity=1.2)
     with pytest.raises(ValidationError):
         signals(activation=-0.5)
-
-
-def test_composite_score_is_the_weighted_sum() -> None:
-    s = signals(similarity=1.0, temporal=0.5, causal=0.0, importance=0.2, access_frequency=1.0)
-    assert math.isclose(composite_score(s, DEFAULT_WEIGHTS), 0.35 + 0.10 + 0.0 + 0.03 + 0.10)
 
 
 @pytest.mark.parametrize("lead", [0.0, 0.05, 0.2])
