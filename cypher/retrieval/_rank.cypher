@@ -34,48 +34,54 @@
 // yields: one row: nodes (LIST<NODE>), rows (LIST of retrieval/_signal_row lists) and scores
 //         (LIST of [thought_id, composite, cosine, keyword]), all in rank order (composite
 //         descending, ties by thought_id), and activated (INTEGER: how many were activated)
+// Each property ranking reads is read once, in one pass over the node's properties (a map
+// projection): every t.x walks the node's property chain, to its end for a missing one.
 WITH t, keyword, cosine, activated, reached_by, hops, arrivals, causal,
+     t {.thought_id, .conversation_id, .position, .valid_from, .created_at, .updated_at,
+        .updated_cycle, .last_accessed_at, .priority, .confidence, .access_count, .pinned} AS f
+WITH t, f, keyword, cosine, activated, reached_by, hops, arrivals, causal,
      CASE WHEN NOT $has_vector THEN keyword
           ELSE $vector_share * coalesce(cosine, 0.0) + (1.0 - $vector_share) * keyword END AS direct,
-     CASE WHEN $spreading AND reached_by <> 'cause' AND t.position IS :: INTEGER
-          THEN t.conversation_id END AS conversation
+     CASE WHEN $spreading AND reached_by <> 'cause' AND f.position IS :: INTEGER
+          THEN f.conversation_id END AS conversation
 ORDER BY direct DESC
 WITH conversation,
-     collect({t: t, keyword: keyword, cosine: cosine, activated: activated, reached_by: reached_by,
-              hops: hops, arrivals: arrivals, causal: causal, direct: direct}) AS members
+     collect({t: t, f: f, keyword: keyword, cosine: cosine, activated: activated,
+              reached_by: reached_by, hops: hops, arrivals: arrivals, causal: causal,
+              direct: direct}) AS members
 UNWIND members AS m
 WITH m, conversation,
      CASE WHEN conversation IS NULL THEN 0.0
           ELSE reduce(s = 0.0, x IN members[0..$session_top] | s + x.direct) / $session_top
      END AS session
-ORDER BY conversation, m.t.position
-WITH collect(m {.*, conversation: conversation, position: m.t.position, session: session}) AS pool
+ORDER BY conversation, m.f.position
+WITH collect(m {.*, conversation: conversation, position: m.f.position, session: session}) AS pool
 WITH pool, reduce(b = 0.0, c IN pool | CASE WHEN c.activated AND c.direct > b THEN c.direct
                                             ELSE b END) AS best
 UNWIND range(0, size(pool) - 1) AS i
 WITH pool, best, i, pool[i] AS c
 // Sorted by conversation and position, a message's neighbours within $window positions lie
 // within $window places of it.
-WITH best, c, c.t AS t,
+WITH best, c, c.t AS t, c.f AS f,
      [j IN range(CASE WHEN i < $window THEN 0 ELSE i - $window END,
                  CASE WHEN i + $window >= size(pool) THEN size(pool) - 1 ELSE i + $window END)
       WHERE c.conversation IS NOT NULL AND pool[j].conversation = c.conversation
         AND pool[j].position <> c.position AND abs(pool[j].position - c.position) <= $window
-        AND NOT [pool[j].t.thought_id, 'CONVERSATION'] IN [a IN c.arrivals | a[0..2]]
-      | [pool[j].t.thought_id, 'CONVERSATION',
+        AND NOT [pool[j].f.thought_id, 'CONVERSATION'] IN [a IN c.arrivals | a[0..2]]
+      | [pool[j].f.thought_id, 'CONVERSATION',
          pool[j].direct
            * ($neighbour_weight * $neighbour_decay ^ (abs(pool[j].position - c.position) - 1))]]
        AS neighbours
-WITH best, c, t, neighbours,
+WITH best, c, t, f, neighbours,
      reduce(m = 0.0, a IN c.arrivals + neighbours | CASE WHEN a[2] > m THEN a[2] ELSE m END)
        AS reach,
-     CASE WHEN t.valid_from IS :: ZONED DATETIME
-          THEN t.valid_from.epochSeconds + t.valid_from.nanosecond / 1.0e9
-          WHEN t.created_at IS :: ZONED DATETIME
-          THEN t.created_at.epochSeconds + t.created_at.nanosecond / 1.0e9 END AS happened,
-     CASE WHEN t.priority IS :: STRING AND t.priority IN keys($priority_boost)
-          THEN t.priority ELSE 'P3' END AS priority
-WITH c, t, neighbours, happened, priority,
+     CASE WHEN f.valid_from IS :: ZONED DATETIME
+          THEN f.valid_from.epochSeconds + f.valid_from.nanosecond / 1.0e9
+          WHEN f.created_at IS :: ZONED DATETIME
+          THEN f.created_at.epochSeconds + f.created_at.nanosecond / 1.0e9 END AS happened,
+     CASE WHEN f.priority IS :: STRING AND f.priority IN keys($priority_boost)
+          THEN f.priority ELSE 'P3' END AS priority
+WITH c, t, f, neighbours, happened, priority,
      CASE WHEN reach > 1.0 THEN 1.0 ELSE reach END AS spread,
      CASE WHEN NOT c.activated THEN 0.0 WHEN best > 0.0 THEN c.direct / best ELSE 1.0 END
        AS activation,
@@ -84,56 +90,56 @@ WITH c, t, neighbours, happened, priority,
                AND ($range_end_s IS NULL OR happened < $range_end_s) END AS in_range,
      CASE
        WHEN $axis = 'access' AND $now_s IS NOT NULL THEN
-         CASE WHEN t.pinned = true OR priority = 'P1' THEN 1.0
+         CASE WHEN f.pinned = true OR priority = 'P1' THEN 1.0
               ELSE [since IN [coalesce(
-                      CASE WHEN t.last_accessed_at IS :: ZONED DATETIME
-                           THEN t.last_accessed_at.epochSeconds
-                                + t.last_accessed_at.nanosecond / 1.0e9 END, happened)]
+                      CASE WHEN f.last_accessed_at IS :: ZONED DATETIME
+                           THEN f.last_accessed_at.epochSeconds
+                                + f.last_accessed_at.nanosecond / 1.0e9 END, happened)]
                     | 1.0 / (1.0 + CASE WHEN since IS NULL OR $now_s < since THEN 0.0
                                         ELSE ($now_s - since) / 86400.0 END * $decay_rate)][0]
          END
        WHEN $axis = 'cycle' THEN
-         exp(-$recency_rate * CASE WHEN t.updated_cycle IS :: INTEGER
-                                        AND t.updated_cycle < $recency_cycle
-                                   THEN $recency_cycle - t.updated_cycle
-                                   WHEN t.updated_cycle IS :: INTEGER THEN 0
+         exp(-$recency_rate * CASE WHEN f.updated_cycle IS :: INTEGER
+                                        AND f.updated_cycle < $recency_cycle
+                                   THEN $recency_cycle - f.updated_cycle
+                                   WHEN f.updated_cycle IS :: INTEGER THEN 0
                                    ELSE CASE WHEN $recency_cycle > 0 THEN $recency_cycle
                                              ELSE 0 END END)
        WHEN $axis = 'transaction' THEN
-         [stamp IN [CASE WHEN t.updated_at IS :: ZONED DATETIME
-                         THEN t.updated_at.epochSeconds + t.updated_at.nanosecond / 1.0e9
-                         WHEN t.created_at IS :: ZONED DATETIME
-                         THEN t.created_at.epochSeconds + t.created_at.nanosecond / 1.0e9 END]
+         [stamp IN [CASE WHEN f.updated_at IS :: ZONED DATETIME
+                         THEN f.updated_at.epochSeconds + f.updated_at.nanosecond / 1.0e9
+                         WHEN f.created_at IS :: ZONED DATETIME
+                         THEN f.created_at.epochSeconds + f.created_at.nanosecond / 1.0e9 END]
           | CASE WHEN stamp IS NULL OR $recency_now_s IS NULL THEN 0.0
                  WHEN $recency_now_s < stamp THEN 1.0
                  ELSE exp(-$recency_rate * ($recency_now_s - stamp)) END][0]
        ELSE 0.0 END AS decayed
-WITH c, t, neighbours, spread, activation, in_range, priority,
+WITH c, t, f, neighbours, spread, activation, in_range, priority,
      CASE WHEN in_range IS NULL THEN decayed WHEN in_range THEN 1.0 ELSE 0.5 * decayed END
        AS temporal,
      CASE WHEN c.session > 0.0 AND c.reached_by = 'spread'
           THEN [[c.conversation, 'SESSION', c.session]] ELSE [] END AS session_link
-WITH c, t, spread, activation, in_range, temporal, neighbours + session_link AS links,
+WITH c, t, f, spread, activation, in_range, temporal, neighbours + session_link AS links,
      (c.direct + $spread_gain * spread + $session_gain * c.session)
        / (1.0 + $spread_gain + $session_gain) AS relevance,
      $priority_share * $priority_boost[priority]
        + (1.0 - $priority_share)
-         * CASE WHEN (t.confidence IS :: FLOAT OR t.confidence IS :: INTEGER)
-                     AND 0.0 <= t.confidence <= 1.0
-                THEN t.confidence ELSE $neutral_confidence END AS importance,
-     [n IN [CASE WHEN t.access_count IS :: INTEGER AND t.access_count > 0
-                 THEN t.access_count ELSE 0 END]
+         * CASE WHEN (f.confidence IS :: FLOAT OR f.confidence IS :: INTEGER)
+                     AND 0.0 <= f.confidence <= 1.0
+                THEN f.confidence ELSE $neutral_confidence END AS importance,
+     [n IN [CASE WHEN f.access_count IS :: INTEGER AND f.access_count > 0
+                 THEN f.access_count ELSE 0 END]
       | CASE WHEN log(1.0 + n) / log(1.0 + $access_saturation) > 1.0 THEN 1.0
              ELSE log(1.0 + n) / log(1.0 + $access_saturation) END][0] AS access_frequency,
      CASE WHEN c.causal > 1.0 THEN 1.0 ELSE c.causal END AS causal
-WITH c, t, spread, activation, in_range, temporal, links, relevance, importance,
+WITH c, t, f, spread, activation, in_range, temporal, links, relevance, importance,
      access_frequency, causal,
      [score IN [$weights.similarity * relevance + $weights.temporal * temporal
                 + $weights.causal * causal + $weights.importance * importance
                 + $weights.access_frequency * access_frequency]
       | CASE WHEN in_range = false THEN score * $outside_range_factor ELSE score END][0]
        AS composite
-ORDER BY composite DESC, t.thought_id
+ORDER BY composite DESC, f.thought_id
 WITH collect(t) AS nodes, collect({{> retrieval/_signal_row}}) AS rows,
-     collect([t.thought_id, composite, c.cosine, c.keyword]) AS scores,
+     collect([f.thought_id, composite, c.cosine, c.keyword]) AS scores,
      count(CASE WHEN c.activated THEN 1 END) AS activated
