@@ -1,7 +1,7 @@
 // Keyword arm, candidates: the namespace's thoughts the full-text index matches for the analysed
-// query terms, each once with its text and whether it is retrievable; the caller computes BM25
-// on its own analysis of these texts with the namespace's statistics (the index's scores are
-// database-wide, and its Porter stemmer differs from the query side's).
+// query terms, each once with its text (search/_keyword_text) and whether it is retrievable; the
+// caller computes BM25 on its own analysis of these texts with the namespace's statistics (the
+// index's scores are database-wide, and its Porter stemmer differs from the query side's).
 // Per term, one Lucene query with the required ns_token clause counts its hits (at most its
 // `limit`; no property is read); a term whose count the caller already knows (`hits`, cached
 // with the namespace's statistics) and has no hit to read (`limit` 0) is not queried. A common
@@ -21,7 +21,8 @@
 //         hits: INTEGER or null (known hit count)}>), $ns_token (STRING), $sole_namespace
 //         (BOOLEAN), $documents,
 //         $common_min_hits, $common_keep, $match_limit (INTEGERs), and the _retrievable params
-// returns: one row, matched (LIST<MAP {thought_id, essence, content, retrievable: BOOLEAN}>),
+// returns: one row, matched (LIST of [thought_id, text (search/_keyword_text), retrievable
+//          (BOOLEAN)]; a list per thought, not a map: the driver reads lists back faster),
 //          hits (LIST<MAP {term: STRING, hits: INTEGER, common: BOOLEAN}>), complete (BOOLEAN)
 CALL () {
   UNWIND $term_queries AS tq
@@ -61,8 +62,7 @@ CALL (per_term, best) {
   UNWIND best + reduce(kept = [], p IN [x IN per_term WHERE x.common]
                        | kept + p.hits[0..$common_keep]) AS t
   WITH DISTINCT t
-  RETURN collect({thought_id: t.thought_id, essence: t.essence, content: t.content,
-                  retrievable: {{> search/_retrievable}}}) AS matched
+  RETURN collect([t.thought_id, {{> search/_keyword_text}}, {{> search/_retrievable}}]) AS matched
 }
 RETURN matched, [p IN per_term | {term: p.term, hits: p.count, common: p.common}] AS hits,
        complete

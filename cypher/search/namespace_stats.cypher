@@ -3,18 +3,13 @@
 // and the database's thought count (the vector arm picks exact search or the index, and how far
 // to over-fetch, from the counts).
 // params: $namespace
-// returns: in_namespace (INTEGER), mean_length (FLOAT, characters, 0 when empty),
+// returns: in_namespace (INTEGER), mean_length (FLOAT, characters of search/_keyword_text, 0 when
+//          empty),
 //          unarchived (INTEGER), in_database (INTEGER)
 CALL () {
   MATCH (t:Thought {namespace: $namespace})
-  // A text set by hand to another type than a string counts as empty, as in the keyword arm.
-  WITH t,
-       CASE WHEN t.essence IS :: STRING THEN coalesce(t.essence, '') ELSE '' END AS essence,
-       CASE WHEN t.content IS :: STRING THEN coalesce(t.content, '') ELSE '' END AS content
   RETURN count(t) AS in_namespace,
-         coalesce(avg(CASE WHEN trim(content) STARTS WITH trim(essence) THEN size(content)
-                           ELSE size(essence) + 1 + size(content)
-                      END), 0.0) AS mean_length,
+         coalesce(avg(size({{> search/_keyword_text}})), 0.0) AS mean_length,
          count(CASE WHEN t.lifecycle_status <> 'ARCHIVED' THEN 1 END) AS unarchived
 }
 CALL () {

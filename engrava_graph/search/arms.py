@@ -242,7 +242,9 @@ class SearchArms:
         else:
             df = _document_frequencies(row, matched, terms)
             candidates = [
-                c for c, d in zip(matched, row["matched"], strict=True) if d["retrievable"]
+                c
+                for c, (_, _, retrievable) in zip(matched, row["matched"], strict=True)
+                if retrievable
             ]
         return bm25.score(candidates, terms, df, bm25.CorpusStats(documents, mean_length))[:top_k]
 
@@ -387,11 +389,10 @@ class SearchArms:
             self._stats_refresh = None
 
 
-def _candidate(d: dict[str, Any], terms: Sequence[str]) -> bm25.Candidate:
-    """A matched thought (``thought_id``, ``essence``, ``content``) as BM25 scores it for the
-    query ``terms``; a text set by hand to another type than a string counts as empty."""
-    texts = (v if isinstance(v, str) else None for v in (d["essence"], d["content"]))
-    return bm25.Candidate.of_text(d["thought_id"], bm25.keyword_text(*texts), terms)
+def _candidate(row: Sequence[Any], terms: Sequence[str]) -> bm25.Candidate:
+    """A matched thought (``[thought_id, text, …]``, the text as ``search/_keyword_text`` gives
+    it) as BM25 scores it for the query ``terms``."""
+    return bm25.Candidate.of_text(row[0], row[1], terms)
 
 
 def _document_frequencies(

@@ -35,22 +35,14 @@ B = 0.5
 _IDF_FLOOR = 1e-6
 
 
-def keyword_text(essence: str | None, content: str | None) -> str:
-    """The text a thought is matched on: ``content`` when it starts with ``essence``, else both
-    (the same rule as the embedded text)."""
-    essence, content = essence or "", content or ""
-    if content.strip().startswith(essence.strip()):
-        return content
-    return f"{essence}\n{content}"
-
-
 @dataclass(frozen=True)
 class CorpusStats:
     """Statistics of one namespace.
 
     Attributes:
         documents: how many thoughts it holds (N).
-        mean_length: their mean :func:`keyword_text` length, characters (avgdl).
+        mean_length: the mean length of their keyword texts (``cypher/search/_keyword_text``),
+            characters (avgdl).
     """
 
     documents: int
@@ -62,7 +54,7 @@ class Candidate(NamedTuple):
 
     Attributes:
         thought_id: its id.
-        tf: how often each query term occurs in its :func:`keyword_text`, in the query's
+        tf: how often each query term occurs in its keyword text, in the query's
             term order.
         length: that text's length in characters.
     """
@@ -73,7 +65,7 @@ class Candidate(NamedTuple):
 
     @classmethod
     def of_text(cls, thought_id: str, text: str, terms: Sequence[str]) -> Candidate:
-        """A candidate analysed from its :func:`keyword_text`."""
+        """A candidate analysed from its keyword text (``cypher/search/_keyword_text``)."""
         counts = term_counts(text)
         return cls(thought_id, tuple(counts.get(t, 0) for t in terms), len(text))
 

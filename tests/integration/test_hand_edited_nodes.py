@@ -69,6 +69,13 @@ async def test_a_text_edited_by_hand_is_searched_as_edited(store):
     assert {r.thought_id for r in response.results} == found  # no query fails on the 42
 
 
+async def test_a_text_removed_by_hand_leaves_the_other_searched(store):
+    """``REMOVE t.essence`` leaves a thought found by its content (a missing text is empty)."""
+    (edited,) = await store.bulk_store([thought("Xylophone lessons on Monday")])
+    await _in_browser(store, "REMOVE t.essence", edited.thought_id)
+    assert [tid for tid, _ in await store.search_fts("xylophone")] == [edited.thought_id]
+
+
 async def test_a_listing_names_a_hand_edited_thought_and_lists_the_others(store):
     """A listing page (``list_page``, which ``GET /v1/thoughts`` reads) is not failed by one
     thought edited by hand: the others are listed, the broken one is named with its fields,
