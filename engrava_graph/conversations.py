@@ -270,10 +270,7 @@ def validate_messages(
         try:
             parsed.append(item if isinstance(item, Message) else Message.model_validate(item))
         except ValidationError as exc:
-            errors = [
-                {**e, "loc": ("messages", index, *e["loc"])} for e in exc.errors(include_url=False)
-            ]
-            raise ValidationFailedError(f"messages[{index}]: {exc}", errors=errors) from exc
+            raise ValidationFailedError.from_pydantic(exc, loc=("messages", index)) from exc
     return parsed
 
 

@@ -126,33 +126,40 @@ def open_input(path: Path) -> Utf8Input:
 
 @contextmanager
 def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
-    """``path`` opened for writing as UTF-8 text (closed on exit), its missing parent
-    directories created (as ``demo --out`` creates its directory); stdout (left open) for None
-    or ``-``.
+    """``path`` opened for writing as UTF-8 text (closed on exit); stdout (left open) for None
+    or ``-``. Its directory must exist: a mistyped path is refused, not created (as a shell's
+    ``>`` does).
 
     Args:
         path: the file a command writes.
         option: the option that named it (``--html``), for the message.
 
     Raises:
-        DatasetError: the file cannot be written (a directory, no permission, a parent that is a
-            file), naming it (a usage error: exit code 2).
+        DatasetError: the file cannot be written (a missing directory, a directory, no
+            permission, a parent that is a file), naming it (a usage error: exit code 2).
     """
     if path is None or str(path) == "-":
         yield sys.stdout
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         sink = path.open("w", encoding="utf-8")
     except OSError as error:
-        reason = (
-            f"{error.filename} is a file, not a directory"
-            if isinstance(error, FileExistsError)
-            else error.strerror or str(error)
-        )
-        raise DatasetError(f"{path}: cannot write it ({reason}); choose another {option}") from None
+        raise DatasetError(
+            f"{path}: cannot write it ({_unwritable(path, error)}); choose another {option}"
+        ) from None
     with sink:
         yield sink
+
+
+def _unwritable(path: Path, error: OSError) -> str:
+    """Why ``path`` could not be opened for writing, in words."""
+    parent = path.parent
+    if isinstance(error, FileNotFoundError | NotADirectoryError):
+        ancestor = next((p for p in (parent, *parent.parents) if p.exists()), None)
+        if ancestor is not None and not ancestor.is_dir():
+            return f"{ancestor} is a file, not a directory"
+        return f"directory {parent} does not exist"
+    return error.strerror or str(error)
 
 
 def read_conversation(path: Path) -> tuple[str, list[Message]]:
@@ -164,8 +171,8 @@ def read_conversation(path: Path) -> tuple[str, list[Message]]:
 
     Raises:
         DatasetError: the file is not valid JSON (line and column), not an object, lacks a
-            field, or a message is invalid (its index and field), named by the file.
-            The file does not exist or cannot be read.
+            field or has an unknown one, or a message is invalid (its index and field), named
+            by the file. The file does not exist or cannot be read.
     """
     stream = open_input(path)
     try:
@@ -179,6 +186,11 @@ def read_conversation(path: Path) -> tuple[str, list[Message]]:
         missing = [name for name in CONVERSATION_FIELDS if name not in body]
         if missing:
             raise KeyError(missing[0])
+        unknown = [name for name in body if name not in CONVERSATION_FIELDS]
+        if unknown:  # as the REST body refuses an unknown field
+            raise ValueError(
+                f"unknown field {unknown[0]!r}; the file holds {', '.join(CONVERSATION_FIELDS)}"
+            )
         conversation_id = body["conversation_id"]
         messages = validate_messages(conversation_id, body["messages"])
         if not messages:  # as POST /v1/conversations/{id}/messages refuses it

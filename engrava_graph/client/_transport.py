@@ -106,9 +106,7 @@ def validated(model: type[M], data: Any) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ValidationFailedError(
-            str(exc), errors=[dict(e) for e in exc.errors(include_url=False)]
-        ) from exc
+        raise ValidationFailedError.from_pydantic(exc) from exc
 
 
 @dataclass(frozen=True)

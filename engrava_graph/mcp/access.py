@@ -19,7 +19,11 @@ from pydantic import ValidationError
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.model.error_codes import error_code
-from engrava_graph.model.errors import EngravaGraphError, NamespaceNotFoundError
+from engrava_graph.model.errors import (
+    EngravaGraphError,
+    NamespaceNotFoundError,
+    ValidationFailedError,
+)
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE, validate_namespace
 
 
@@ -144,7 +148,6 @@ async def tool_errors() -> AsyncIterator[None]:
         message = str(error) if status < 500 else "the memory service failed; see its log"
         raise ToolError(f"{code}: {message}") from error
     except ValidationError as error:
-        fields = "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors(include_url=False)
-        )
-        raise ToolError(f"validation_failed: {fields}") from error
+        raise ToolError(
+            f"validation_failed: {ValidationFailedError.from_pydantic(error)}"
+        ) from error

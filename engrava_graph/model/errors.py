@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 
 def validation_message(error: Mapping[str, Any]) -> str:
     """The message of one entry of pydantic's ``ValidationError.errors()``, without the
@@ -49,6 +51,35 @@ class ValidationFailedError(EngravaGraphError, ValueError):
     def __init__(self, message: str, *, errors: Sequence[dict[str, Any]] = ()) -> None:
         super().__init__(message)
         self.errors = list(errors)
+
+    @classmethod
+    def from_pydantic(
+        cls, error: ValidationError, *, loc: tuple[str | int, ...] = ()
+    ) -> ValidationFailedError:
+        """pydantic's ``error`` as one line, ``field.path: message`` per failure joined by
+        ``"; "`` (no URL, no input echo, no ``"Value error, "``), with pydantic's ``errors``
+        kept and each ``loc`` prefixed by ``loc`` (``("messages", 3)``).
+
+        Examples:
+            >>> from pydantic import BaseModel
+            >>> class M(BaseModel):
+            ...     n: int
+            >>> try:
+            ...     M(n="x")
+            ... except ValidationError as e:
+            ...     print(ValidationFailedError.from_pydantic(e, loc=("items", 0)))
+            items.0.n: Input should be a valid integer, unable to parse string as an integer
+        """
+        errors: list[dict[str, Any]] = [
+            {**e, "loc": (*loc, *e["loc"])} for e in error.errors(include_url=False)
+        ]
+        message = "; ".join(
+            f"{'.'.join(str(part) for part in e['loc'])}: {validation_message(e)}"
+            if e["loc"]
+            else validation_message(e)
+            for e in errors
+        )
+        return cls(message or str(error), errors=errors)
 
     @classmethod
     def of_field(cls, field: str, message: str) -> ValidationFailedError:

@@ -83,7 +83,6 @@ def evolved(record: Any, changes: dict[str, Any]) -> Any:
     except InvalidTransitionError:
         raise
     except ValidationError as exc:
-        details = [dict(e) for e in exc.errors(include_url=False)]
-        raise ValidationFailedError(str(exc), errors=details) from exc
+        raise ValidationFailedError.from_pydantic(exc) from exc
     except ValueError as exc:
         raise ValidationFailedError(str(exc)) from exc

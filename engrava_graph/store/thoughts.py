@@ -54,8 +54,7 @@ def _validated(model: type[BaseModel], data: dict[str, Any]) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        details = [dict(e) for e in exc.errors(include_url=False)]
-        raise ValidationFailedError(str(exc), errors=details) from exc
+        raise ValidationFailedError.from_pydantic(exc) from exc
 
 
 class ThoughtsMixin(StoreBase):

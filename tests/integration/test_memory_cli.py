@@ -93,7 +93,7 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert text.startswith("Relevant memories") and "because:" in text
     before = _json(cli("retrieve", "why did the deploy fail?", "--now", NOW, "--json"))
 
-    dump = tmp_path / "exports" / "memory.jsonl"  # a missing directory is created
+    dump = tmp_path / "memory.jsonl"
     summary = _json(cli("export", "-o", str(dump), "--json"))
     assert (summary["thoughts"], summary["edges"]) == (3, 2)
     assert len(dump.read_text().splitlines()) == 1 + 3 + 2

@@ -73,7 +73,7 @@ async def test_html_explain_renders_a_graph_in_headless_chromium(incident, tmp_p
 
 
 async def test_explain_command_prints_the_table_and_writes_the_page(incident, tmp_path):
-    page = tmp_path / "pages" / "cli.html"  # a missing directory is created
+    page = tmp_path / "cli.html"
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",

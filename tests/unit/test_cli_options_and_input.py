@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from engrava_graph.cli import app
 from engrava_graph.cli.errors import describe
 from engrava_graph.cli.explore import ranked_candidates
-from engrava_graph.cli.json_input import read_conversation
+from engrava_graph.cli.json_input import open_output, read_conversation
 from engrava_graph.cli.memory import list_rows, read_export, table_lines
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.model.errors import DatasetError
@@ -109,6 +109,10 @@ def _conversation_problem(tmp_path: Path, text: str) -> tuple[int, str]:
         ),
         (json.dumps({"conversation_id": " ", "messages": []}), "conversation_id"),
         (json.dumps({"conversation_id": "c", "messages": []}), "messages is empty"),
+        (
+            json.dumps({"conversation_id": "c", "messages": [], "bogus": 1}),
+            "unknown field 'bogus'; the file holds conversation_id, messages",
+        ),
     ],
 )
 def test_a_bad_conversation_file_says_what_and_where(
@@ -285,3 +289,26 @@ def test_stdin_may_start_with_a_byte_order_mark(monkeypatch) -> None:
     body = {"conversation_id": "c", "messages": [{"speaker": "A", "content": "hi"}]}
     _stdin(monkeypatch, b"\xef\xbb\xbf" + json.dumps(body).encode())
     assert read_conversation(Path("-"))[0] == "c"
+
+
+def test_an_output_in_a_missing_directory_is_refused_and_nothing_is_created(tmp_path):
+    """``--html``/``--output`` into a mistyped directory names it; no directory appears."""
+    target = tmp_path / "typo" / "deeper" / "x.html"
+    with pytest.raises(DatasetError, match=r"directory .*deeper does not exist.*--html"):
+        with open_output(target, "--html"):
+            pass
+    assert not (tmp_path / "typo").exists()
+
+
+def test_an_output_under_a_file_names_the_file(tmp_path):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    with pytest.raises(DatasetError, match=r"a-file is a file, not a directory.*--output"):
+        with open_output(a_file / "sub" / "out.json", "--output"):
+            pass
+
+
+def test_an_output_in_an_existing_directory_is_written(tmp_path):
+    with open_output(tmp_path / "x.html", "--html") as sink:
+        sink.write("<p>ok</p>")
+    assert (tmp_path / "x.html").read_text(encoding="utf-8") == "<p>ok</p>"

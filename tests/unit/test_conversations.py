@@ -88,6 +88,18 @@ def test_bad_input_is_a_typed_error() -> None:
     assert validate_messages("c", [{"content": "hi", "role": "user"}])[0].text == "user: hi"
 
 
+def test_a_bad_message_is_one_line_naming_its_field() -> None:
+    """The library's message is what the REST 422 says: ``messages.<index>.<field>: why``, one
+    line, no pydantic URL or ``Value error,`` prefix."""
+    with pytest.raises(ValidationFailedError) as caught:
+        validate_messages(
+            "c", [{"content": "hi", "speaker": "A"}, {"content": "x", "speaker": "B", "mood": 1}]
+        )
+    message = str(caught.value)
+    assert message.startswith("messages.1.mood: ") and "\n" not in message
+    assert "pydantic.dev" not in message and "Value error" not in message
+
+
 @pytest.mark.parametrize(
     "bad",
     ["a/b", "a\\b", ".", "..", " ", "\u200b", "\u2060\ufeff", "c\x01", "\ud800", "x" * 257, 7],

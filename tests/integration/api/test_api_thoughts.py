@@ -106,6 +106,22 @@ def test_validation_errors_name_the_field(api: Api) -> None:
     assert set(not_json.json()) == {"error", "message", "field"}
 
 
+def test_an_unknown_query_parameter_is_422_naming_it(api: Api) -> None:
+    """A typo of a filter (``thoughttype``) is refused, not ignored (which would answer the
+    unfiltered list); a parameter an endpoint does not take is refused the same way."""
+    assert api.post("/v1/thoughts", json=_body("a note")).status_code == 201
+    typo = api.get("/v1/thoughts", params={"thoughttype": "NOTE"})
+    assert typo.status_code == 422, typo.text
+    body = typo.json()
+    assert body["error"] == "invalid_request" and body["field"] == "thoughttype"
+    assert "thought_type" in body["message"]  # it says what the endpoint takes
+    assert api.get("/v1/thoughts", params={"thought_type": "NOTE"}).status_code == 200
+    edges = api.get(f"/v1/thoughts/{uuid.uuid4()}/edges", params={"directon": "IN"})
+    assert edges.status_code == 422 and edges.json()["field"] == "directon"
+    retrieve = api.post("/v1/retrieve", params={"top_k": "3"}, json={"query": "deploy"})
+    assert retrieve.status_code == 422 and "no query parameters" in retrieve.json()["message"]
+
+
 def test_ids_that_no_url_path_can_address_are_422_naming_the_field(api: Api) -> None:
     for bad in ("notes/today", "..", "a\\b", "tab\tid"):
         refused = api.post("/v1/thoughts", json=_body("x", thought_id=bad))
