@@ -12,14 +12,13 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import Depends, FastAPI
+from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
 from api.auth import KeyRing
 from api.errors import install_error_handlers
 from api.middleware import BodyLimitMiddleware, RequestLogMiddleware
 from api.openapi_examples import install_examples
-from api.query_params import refuse_unknown_query_params
 from api.routers import conversations, dream, edges, health, retrieval, thoughts
 from api.settings import ApiSettings
 from api.state import ApiState
@@ -100,6 +99,6 @@ def create_app(
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestLogMiddleware)
     for module in (retrieval, thoughts, conversations, edges, dream, health):
-        app.include_router(module.router, dependencies=[Depends(refuse_unknown_query_params)])
+        app.include_router(module.router)
     install_examples(app)
     return app

@@ -27,6 +27,7 @@ from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.errors import NAMESPACE_HEADER, HttpError
+from api.query_params import check_query_params
 from api.settings import ALL_NAMESPACES, ApiKey
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.model.errors import NamespaceNotFoundError
@@ -172,7 +173,9 @@ def _dependency(need: Need) -> Callable[..., Awaitable[Access]]:
             ),
         ] = DEFAULT_NAMESPACE,
     ) -> Access:
-        return await _authorise(request, credentials, namespace, need)
+        granted = await _authorise(request, credentials, namespace, need)
+        check_query_params(request)  # after the key: a caller without one learns nothing more
+        return granted
 
     return access
 

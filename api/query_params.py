@@ -2,9 +2,11 @@
 
 FastAPI ignores a query parameter no endpoint declares, so ``GET /v1/thoughts?thoughttype=NOTE``
 (a typo of ``thought_type``) would answer the unfiltered list as if the filter had held. Request
-bodies already refuse unknown fields; :func:`refuse_unknown_query_params`, a router dependency,
-does the same for query strings: 422 ``invalid_request`` naming the parameter and the ones the
-endpoint takes.
+bodies already refuse unknown fields; :func:`check_query_params`, called by every ``/v1`` route's
+access dependency once the caller is authorised, does the same for query strings: 422
+``invalid_request`` naming the parameter and the ones the endpoint takes. Every parameter is a
+single value, and FastAPI keeps the last of a repeated one (``?limit=1&limit=2`` lists 2), so a
+repeated parameter is refused too. Probes (``/healthz``, ``/readyz``) are not checked.
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ def _query_names(dependant: Dependant) -> list[str]:
     ]
 
 
-async def refuse_unknown_query_params(request: Request) -> None:
-    """Router dependency: refuse a query parameter the matched endpoint does not declare.
+def check_query_params(request: Request) -> None:
+    """Refuse a query parameter the matched endpoint does not declare, or one given twice.
 
     Raises:
-        RequestValidationError: one ``extra_forbidden`` error per unknown parameter, located
-            ``("query", name)`` (the service answers 422 ``invalid_request`` naming it).
+        RequestValidationError: one ``extra_forbidden`` error per unknown parameter, else one
+            ``repeated_parameter`` error per repeated one, located ``("query", name)`` (the
+            service answers 422 ``invalid_request`` naming it).
     """
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
@@ -39,6 +42,7 @@ async def refuse_unknown_query_params(request: Request) -> None:
     declared = declared_query_params(route)
     unknown = [name for name in request.query_params if name not in declared]
     if not unknown:
+        _refuse_repeated(request)
         return
     takes = (
         f"it takes {', '.join(sorted(declared))}" if declared else "it takes no query parameters"
@@ -54,3 +58,20 @@ async def refuse_unknown_query_params(request: Request) -> None:
             for name in unknown  # each name once: a repeated parameter is one key
         ]
     )
+
+
+def _refuse_repeated(request: Request) -> None:
+    params = request.query_params
+    repeated = [name for name in params if len(params.getlist(name)) > 1]
+    if repeated:
+        raise RequestValidationError(
+            [
+                {
+                    "type": "repeated_parameter",
+                    "loc": ("query", name),
+                    "msg": f"given {len(params.getlist(name))} times; give it once",
+                    "input": params.getlist(name),
+                }
+                for name in repeated
+            ]
+        )

@@ -120,6 +120,11 @@ def test_an_unknown_query_parameter_is_422_naming_it(api: Api) -> None:
     assert edges.status_code == 422 and edges.json()["field"] == "directon"
     retrieve = api.post("/v1/retrieve", params={"top_k": "3"}, json={"query": "deploy"})
     assert retrieve.status_code == 422 and "no query parameters" in retrieve.json()["message"]
+    twice = api.get("/v1/thoughts", params=[("limit", "1"), ("limit", "2")])
+    assert twice.status_code == 422 and twice.json()["field"] == "limit"  # not the last one kept
+    assert "give it once" in twice.json()["message"]
+    anonymous = api.as_key(None).get("/v1/thoughts", params={"bogus": "1"})
+    assert anonymous.status_code == 401  # the key first: no parameter list for a caller without
 
 
 def test_ids_that_no_url_path_can_address_are_422_naming_the_field(api: Api) -> None:
