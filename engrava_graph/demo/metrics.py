@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
 
-def evidence_recall_at_k(retrieved: Sequence[set[str]], evidence: set[str], k: int) -> float:
+def evidence_recall_at_k(
+    retrieved: Sequence[AbstractSet[str]], evidence: AbstractSet[str], k: int
+) -> float:
     """Fraction of the evidence turns covered by the top ``k`` results.
 
     Args:
@@ -21,12 +24,16 @@ def evidence_recall_at_k(retrieved: Sequence[set[str]], evidence: set[str], k: i
     return len(covered & evidence) / len(evidence)
 
 
-def session_hit_at_k(retrieved_sessions: Sequence[set[str]], gold: set[str], k: int) -> float:
+def session_hit_at_k(
+    retrieved_sessions: Sequence[AbstractSet[str]], gold: AbstractSet[str], k: int
+) -> float:
     """1.0 when any of the top ``k`` results lies in an evidence session, else 0.0."""
     return 1.0 if any(s & gold for s in retrieved_sessions[:k]) else 0.0
 
 
-def session_ndcg_at_k(retrieved_sessions: Sequence[set[str]], gold: set[str], k: int) -> float:
+def session_ndcg_at_k(
+    retrieved_sessions: Sequence[AbstractSet[str]], gold: AbstractSet[str], k: int
+) -> float:
     """NDCG@k with binary gains: a result earns 1 the first time it reaches an evidence session
     not already reached higher up; ideal = min(|gold|, k) gains at the top ranks."""
     seen: set[str] = set()
