@@ -27,10 +27,7 @@ import json
 import os
 import statistics
 import sys
-import time
-from collections import defaultdict
 from dataclasses import replace
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +35,9 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH
 
 from engrava_graph.cli.demo import resolve_dataset
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.demo.evaluate import evidence_map
+from engrava_graph.demo.evaluate import Answer, ask_all, evidence_map, score_answers, system_calls
 from engrava_graph.demo.ingest import IngestMode, ingest_conversation
-from engrava_graph.demo.locomo import TUNING_BLOCK, load_dataset, session_id
-from engrava_graph.demo.metrics import evidence_recall_at_k, session_hit_at_k
+from engrava_graph.demo.locomo import TUNING_BLOCK, load_dataset
 from engrava_graph.embeddings import SentenceTransformerProvider
 from engrava_graph.graph.connection import resolve_connection
 from engrava_graph.retrieval.config import PathwayProfile, RetrievalConfig, default_profiles
@@ -72,14 +68,13 @@ VARIANTS: dict[str, RetrievalConfig] = {
 
 
 async def _sweep(base: Neo4jEngravaCore, dataset: Path) -> dict[str, dict[str, object]]:
-    answers: dict[str, list[tuple[str, float, float, float]]] = defaultdict(list)
+    answers: list[Answer] = []
     wanted = {c.sample_id: c for c in load_dataset(dataset) if c.sample_id in TUNING_BLOCK}
     for sample_id in TUNING_BLOCK:
         conversation = wanted[sample_id]
         store = base.for_namespace("bench-turns-" + conversation.namespace)
         await ingest_conversation(store, conversation, mode=IngestMode.TURNS, fresh=False)
-        evidence = await evidence_map(store, conversation)
-        stores = []
+        calls = {}
         for name, config in VARIANTS.items():
             variant = Neo4jEngravaCore(
                 base.executor,
@@ -87,41 +82,23 @@ async def _sweep(base: Neo4jEngravaCore, dataset: Path) -> dict[str, dict[str, o
                 options=replace(base.options, retrieval_config=config),
             )
             variant.access_tracking_enabled = False
-            stores.append((name, variant))
-        now = conversation.last_date + timedelta(days=1) if conversation.last_date else None
-        for _, variant in stores:  # warm-up, untimed
-            await variant.retrieve(conversation.questions[0].question, top_k=TOP_K, now=now)
-        for index, question in enumerate(conversation.questions):
-            gold = frozenset(question.evidence)
-            gold_sessions = frozenset(session_id(e) for e in gold)
-            turn = index % len(stores)
-            for name, variant in stores[turn:] + stores[:turn]:
-                began = time.perf_counter()
-                response = await variant.retrieve(question.question, top_k=TOP_K, now=now)
-                elapsed_ms = (time.perf_counter() - began) * 1000.0
-                ids = [m.thought_id for m in response.results]
-                turns = [evidence.turns.get(i, frozenset()) for i in ids]
-                sessions = [evidence.sessions.get(i, frozenset()) for i in ids]
-                answers[name].append(
-                    (
-                        question.category,
-                        evidence_recall_at_k(turns, gold, TOP_K),
-                        session_hit_at_k(sessions, gold_sessions, 1),
-                        elapsed_ms,
-                    )
-                )
+            calls[name] = system_calls(variant, conversation, TOP_K)["retrieve"]
+        evidence = await evidence_map(store, conversation)
+        answers += await ask_all(conversation, calls, evidence, rotate=True)
     figures: dict[str, dict[str, object]] = {}
-    for name, rows in answers.items():
-        by_category: dict[str, list[float]] = defaultdict(list)
-        for category, recall, _, _ in rows:
-            by_category[category].append(recall)
+    for name in VARIANTS:
+        mine = [a for a in answers if a.system == name]
+        overall = score_answers(mine, TOP_K)
         figures[name] = {
-            "questions": len(rows),
-            "recall_at_10": round(statistics.mean(r[1] for r in rows), 4),
-            "session_hit_at_1": round(statistics.mean(r[2] for r in rows), 4),
-            "p50_ms": round(statistics.median(r[3] for r in rows), 1),
+            "questions": overall["questions"],
+            "recall_at_10": overall["recall_at_k"][TOP_K - 1],
+            "session_hit_at_1": overall["session_hit_at_k"][0],
+            "p50_ms": round(statistics.median(a.latency_ms for a in mine), 1),
             "recall_at_10_by_category": {
-                c: round(statistics.mean(v), 4) for c, v in sorted(by_category.items())
+                c: score_answers([a for a in mine if a.category == c], TOP_K)["recall_at_k"][
+                    TOP_K - 1
+                ]
+                for c in sorted({a.category for a in mine})
             },
         }
     return figures

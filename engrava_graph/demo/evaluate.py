@@ -225,19 +225,24 @@ async def ask_all(
     calls: Mapping[str, Ask],
     evidence: EvidenceMap,
     advance: Callable[[int], None] | None = None,
+    *,
+    rotate: bool = False,
 ) -> list[Answer]:
     """Every question of ``conversation`` through every system, one call at a time.
 
     Each system first answers the first question once, untimed (warm-up: model load, caches).
-    Then, question by question, the systems answer in :data:`SYSTEMS` order, so a change in
-    machine load touches all of them alike.
+    Then, question by question, the systems answer in the order of ``calls`` (with ``rotate``,
+    starting one further along for each question, so no system always goes first), so a
+    change in machine load touches all of them alike.
     """
     answers: list[Answer] = []
     if conversation.questions:
         for ask in calls.values():
             await ask(conversation.questions[0].question)
+    order = list(calls.items())
     for index, question in enumerate(conversation.questions):
-        for system, ask in calls.items():
+        turn = index % len(order) if rotate and order else 0
+        for system, ask in order[turn:] + order[:turn]:
             began = time.perf_counter()
             ranking = await ask(question.question)
             elapsed_ms = (time.perf_counter() - began) * 1000.0
@@ -267,7 +272,9 @@ def _mean(values: Iterable[float]) -> float:
     return round(sum(items) / len(items), 6) if items else 0.0
 
 
-def _scores(answers: list[Answer], top_k: int) -> dict[str, Any]:
+def score_answers(answers: list[Answer], top_k: int) -> dict[str, Any]:
+    """``{"questions", "recall_at_k"[k-1], "session_hit_at_k"[k-1], "session_ndcg_at_5"}``
+    over ``answers`` (means over the questions)."""
     gold_sessions = [frozenset(session_id(e) for e in a.evidence) for a in answers]
     return {
         "questions": len(answers),
@@ -316,7 +323,7 @@ def summarize(answers: list[Answer], top_k: int) -> dict[str, Any]:
     categories = categories_of(answers)
     scores = {
         s: {
-            c: _scores([a for a in by_system[s] if c in (OVERALL, a.category)], top_k)
+            c: score_answers([a for a in by_system[s] if c in (OVERALL, a.category)], top_k)
             for c in categories
         }
         for s in systems
