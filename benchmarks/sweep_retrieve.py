@@ -1,18 +1,18 @@
 """What each part of the retrieval cycle costs and earns: ``retrieve`` under a few
 ``RetrievalConfig`` variants on LoCoMo's tuning conversations, in one run on one store.
 
-Variants (edit :data:`VARIANTS` to try others): the defaults; fewer links kept per spreading seed
-(``per_node``); fewer seeds; smaller arms; spreading off (no seeds); the session signal off; the
-spread signal off. For each: evidence recall@10 (turn level) overall and per category, session
+Variants (edit :data:`VARIANTS` to try others): the defaults; more links kept per spreading
+seed (``per_node`` 6, the default before 5 December 2026); fewer seeds; smaller arms; spreading
+off (no seeds); the session signal off; the spread signal off. For each: evidence recall@10 (turn level) overall and per category, session
 hit@1, and the p50 latency of a whole ``retrieve`` (question embedding included).
 
 Method: every conversation is stored once in turns mode (``bench-turns-<sample_id>``, shared
-with ``bench_locomo.py``; no dreaming). Each variant is a store with its own config on the same
-namespace and the same embedding provider, whose query cache is off (else every variant after
-the first would find the question's vector cached). The variants answer each question in turn,
-the order rotating by one per question, so a change in machine load and the position in the
-rotation touch all of them alike. Only the tuning block (conv-26, conv-30, conv-41, conv-42) can
-be swept: the held-out block is never tuned on. Figures: docs/benchmarks.md.
+with ``bench_locomo.py`` and kept for the next run; no dreaming). Each variant is a store with
+its own config on the same namespace and the same embedding provider, whose query cache is off
+(else every variant after the first would find the question's vector cached). The variants
+answer each question in turn, the order rotating by one per question, so a change in machine
+load and the position in the rotation touch all of them alike. Only the tuning block (conv-26,
+conv-30, conv-41, conv-42) can be swept: the held-out block is never tuned on. Figures: docs/benchmarks.md.
 
 Run (Neo4j from ``NEO4J_URI``/``NEO4J_USER``/``NEO4J_PASSWORD``, else the project's resolution)::
 
@@ -58,9 +58,9 @@ def _config(exact: dict[str, Any] | None = None, **fields: Any) -> RetrievalConf
 
 VARIANTS: dict[str, RetrievalConfig] = {
     "defaults": _config(),
-    "per_node 3": _config(per_node=3),
-    "seeds 5, per_node 3": _config({"seeds": 5}, per_node=3),
-    "arms 25 + 25, per_node 3": _config({"vector_k": 25, "fulltext_k": 25}, per_node=3),
+    "per_node 6 (the old default)": _config(per_node=6),
+    "seeds 5": _config({"seeds": 5}),
+    "arms 25 + 25": _config({"vector_k": 25, "fulltext_k": 25}),
     "no spreading (seeds 0)": _config({"seeds": 0}),
     "session_gain 0": _config(session_gain=0.0),
     "spread_gain 0": _config(spread_gain=0.0),
@@ -105,8 +105,12 @@ async def _sweep(base: Neo4jEngravaCore, dataset: Path) -> dict[str, dict[str, o
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dataset", type=Path, help="LoCoMo JSON (default: the shared copy)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--dataset", type=Path, help="LoCoMo JSON (default: ../shared/data/locomo/locomo7.json)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     info = resolve_connection()
