@@ -3,8 +3,9 @@
 
 Variants (edit :data:`VARIANTS` to try others): the defaults; more links kept per spreading
 seed (``per_node`` 6, the default before 5 December 2026); fewer seeds; smaller arms; spreading
-off (no seeds); the session signal off; the spread signal off. For each: evidence recall@10 (turn level) overall and per category, session
-hit@1, and the p50 latency of a whole ``retrieve`` (question embedding included).
+off (no seeds); the session signal off; the spread signal off. For each: evidence recall@10
+(turn level) overall and per category, session hit@1, and the p50 latency of a whole
+``retrieve`` (question embedding included).
 
 Method: every conversation is stored once in turns mode (``bench-turns-<sample_id>``, shared
 with ``bench_locomo.py`` and kept for the next run; no dreaming). Each variant is a store with
@@ -12,7 +13,8 @@ its own config on the same namespace and the same embedding provider, whose quer
 (else every variant after the first would find the question's vector cached). The variants
 answer each question in turn, the order rotating by one per question, so a change in machine
 load and the position in the rotation touch all of them alike. Only the tuning block (conv-26,
-conv-30, conv-41, conv-42) can be swept: the held-out block is never tuned on. Figures: docs/benchmarks.md.
+conv-30, conv-41, conv-42) can be swept: the held-out block is never tuned on. Figures:
+docs/benchmarks.md.
 
 Run (Neo4j from ``NEO4J_URI``/``NEO4J_USER``/``NEO4J_PASSWORD``, else the project's resolution)::
 
