@@ -18,10 +18,10 @@ from engrava_graph.graph.server import (
 from engrava_graph.model.errors import Neo4jUnavailableError
 
 
-def _conf(tmp_path: Path) -> list[tuple[str, str]]:
+def _conf(tmp_path: Path, java_major: int | None = None) -> list[tuple[str, str]]:
     text = render_neo4j_conf(
         home=tmp_path / "instance-x", lib_dir=tmp_path / "lib",
-        bolt_port=17687, http_port=17474, heap="1g", pagecache="512m",
+        bolt_port=17687, http_port=17474, heap="1g", pagecache="512m", java_major=java_major,
     )  # fmt: skip
     return [tuple(line.split("=", 1)) for line in text.splitlines()]  # type: ignore[misc]
 
@@ -43,6 +43,14 @@ def test_conf_keys_are_unique_and_paths_absolute(tmp_path: Path) -> None:
     assert len(keys) == len(set(keys)), "strict validation rejects repeated keys"
     directories = [value for key, value in pairs if key.startswith("server.directories.")]
     assert directories and all(Path(value).is_absolute() for value in directories)
+
+
+@pytest.mark.parametrize(("java_major", "reads_vector_api"), [(25, True), (21, True), (17, False)])
+def test_vector_api_module_only_where_lucene_uses_it(
+    tmp_path: Path, java_major: int, reads_vector_api: bool
+) -> None:
+    flags = [value for key, value in _conf(tmp_path, java_major) if key == "server.jvm.additional"]
+    assert ("--add-modules=jdk.incubator.vector" in flags) is reads_vector_api
 
 
 def test_settings_from_env(tmp_path: Path) -> None:
