@@ -125,6 +125,16 @@ def _unauthenticated() -> HttpError:
     )
 
 
+def _header_text(value: str) -> str:
+    """A header value as its sender wrote it: HTTP header bytes reach the app decoded as
+    Latin-1 (ASGI, RFC 9110), so UTF-8 text (``café``) arrives as ``cafÃ©``; it is decoded
+    again as UTF-8 when it is valid UTF-8, so an error names what was sent."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
+
+
 async def _authorise(
     request: Request, credentials: HTTPAuthorizationCredentials | None, namespace: str, need: Need
 ) -> Access:
@@ -140,7 +150,7 @@ async def _authorise(
             f"{NAMESPACE_HEADER} was sent more than once: send one namespace per request",
             field=NAMESPACE_HEADER,
         )
-    namespace = validate_namespace(namespace)
+    namespace = validate_namespace(_header_text(namespace))
     if not caller.may_use(namespace):
         raise HttpError(
             403,

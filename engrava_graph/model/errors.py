@@ -485,8 +485,9 @@ class NamespaceNotFoundError(EngravaGraphError, LookupError):
 
 
 class InvalidQueryError(EngravaGraphError, ValueError):
-    """A retrieval argument is unusable: empty or over-long query text, a naive ``now``,
-    an unknown pathway, or a tuning knob outside [0, 1].
+    """A retrieval argument is unusable: a naive ``now``, an unknown pathway, a tuning knob
+    outside [0, 1], or a blank query given to the cycle's encoder directly (``retrieve`` and
+    ``explain`` refuse a blank or over-long query earlier, with :class:`ValidationFailedError`).
 
     It also subclasses ``ValueError`` so pydantic validators may raise it; the API maps it
     to HTTP 422.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from engrava_graph.model.bounds import BoundedModel, Cycle
+from engrava_graph.model.bounds import BoundedModel, Cycle, visible_text
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.temporal import UtcDateTime
@@ -17,7 +17,8 @@ class RetrieveRequest(BoundedModel):
     """Parameters of the 10-phase cycle.
 
     Attributes:
-        query: the question, 1-2000 characters.
+        query: the question, at most 2000 characters, at least one of them visible (an empty
+            query and one of spaces or invisible characters are refused alike).
         top_k: results returned, 1-100 (Phase 10).
         pathway: ``"auto"`` (the router decides) or exact / energy / attention (Phase 2).
         min_confidence: Phase 8 threshold on confidence, in [0, 1].
@@ -36,7 +37,7 @@ class RetrieveRequest(BoundedModel):
 
     model_config = ConfigDict(frozen=True)
 
-    query: str = Field(min_length=1, max_length=2000)
+    query: str = Field(max_length=2000)
     top_k: int = Field(default=10, ge=1, le=100)
     pathway: PathwayChoice = "auto"
     min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
@@ -49,6 +50,11 @@ class RetrieveRequest(BoundedModel):
     now: UtcDateTime = None
     include_archived: bool = False
 
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str, info: ValidationInfo) -> str | None:
+        return visible_text(value, info)
+
     @classmethod
     def build(cls, **fields: Any) -> RetrieveRequest:
         """Validate ``fields`` into a request.
@@ -60,10 +66,7 @@ class RetrieveRequest(BoundedModel):
         try:
             request = cls.model_validate(fields)
         except ValidationError as exc:
-            raise ValidationFailedError(
-                "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()),
-                errors=exc.errors(include_url=False, include_context=False),
-            ) from exc
+            raise ValidationFailedError.from_pydantic(exc) from exc
         request.metadata()  # fail early on a bad filter
         return request
 

@@ -32,10 +32,11 @@ class RetrievalMixin(StoreBase):
             answer 404 for an unregistered one, and :meth:`namespace_exists` tells them apart.
 
         Raises:
-            ValidationFailedError: bad parameters (with per-field ``errors``).
+            ValidationFailedError: bad parameters (with per-field ``errors``), among them a
+                query that is empty, only spaces or invisible characters, or over 2000
+                characters.
             RecencyModeConflictError: ``current_cycle`` and ``recency_now`` together.
             InvalidFilterError: a bad metadata filter.
-            InvalidQueryError: a blank or too long query.
         """
         run = await self._cycle.run(RetrieveRequest.build(query=query, **params))
         return run.response()

@@ -159,6 +159,19 @@ def test_malformed_namespace_is_422(api: Api) -> None:
         assert response.json()["field"] == "X-Namespace"
 
 
+def test_a_utf8_namespace_is_named_as_sent_in_its_422(api: Api) -> None:
+    """Header bytes reach the app as Latin-1; the error names the UTF-8 text that was sent."""
+    response = api.client.get(
+        "/v1/thoughts", headers={"Authorization": f"Bearer {ADMIN}", "X-Namespace": "café".encode()}
+    )
+    assert response.status_code == 422
+    assert "'café'" in response.json()["message"], response.json()["message"]
+    latin_1 = api.client.get(  # not UTF-8: shown as it arrived, still refused
+        "/v1/thoughts", headers={"Authorization": f"Bearer {ADMIN}", "X-Namespace": b"caf\xe9"}
+    )
+    assert latin_1.status_code == 422 and "'café'" in latin_1.json()["message"]
+
+
 def test_a_namespace_header_sent_twice_is_422(api: Api) -> None:
     api.thought("hello")
     twice = [("Authorization", f"Bearer {ADMIN}"), ("X-Namespace", api.namespace)] * 2
