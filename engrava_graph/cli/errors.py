@@ -8,10 +8,10 @@ and an exit code, never a traceback:
   that does not exist (``NEO4J_DATABASE``), an invalid argument (a library ``ValueError`` such
   as :class:`ValidationFailedError`, or a pydantic ``ValidationError``), a conflict with what is
   stored that the same call would meet again (an edge or thought that exists, a message re-sent
-  with other content: REST's 409s);
+  with other content: REST's 409s), an input file that does not exist or cannot be opened;
 - :data:`EXIT_FAILURE` (1): anything else: Neo4j unreachable, a library error about the data
-  (a namespace that does not exist), a Neo4j statement that failed, a file that cannot be read,
-  and any unexpected exception (named by its type; ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the
+  (a namespace that does not exist), a Neo4j statement that failed, a file that fails while it
+  is read, and any unexpected exception (named by its type; ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the
   traceback through for a bug report).
 
 :class:`GuardedTyper` applies it around the whole Typer app, so commands need no try/except of

@@ -199,7 +199,12 @@ async def _import(
 
 
 def import_engrava(
-    path: Annotated[Path, typer.Argument(help="The engrava SQLite file (.db).")],
+    path: Annotated[
+        Path,
+        typer.Argument(
+            help="The engrava SQLite file (.db).", exists=True, dir_okay=False, readable=True
+        ),
+    ],
     namespace: Annotated[
         str, typer.Option("--namespace", "-n", help="The namespace to import into.")
     ] = DEFAULT_NAMESPACE,

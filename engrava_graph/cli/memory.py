@@ -301,7 +301,9 @@ def namespaces(
     neo4j: Neo4jOptions,
 ) -> None:
     """List the memories (namespaces) of the database with their thought counts: aligned
-    columns on a terminal, tab-separated lines with a header row in a pipe."""
+    columns on a terminal, tab-separated lines with a header row in a pipe.
+
+    `delete-namespace` removes one, `export` and `import` move one between databases."""
 
     async def work() -> list[dict[str, Any]]:
         async with open_store(neo4j.connection(), DEFAULT_NAMESPACE, must_exist=False) as store:

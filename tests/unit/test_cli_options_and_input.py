@@ -131,6 +131,14 @@ def test_a_missing_conversation_file_is_a_usage_error(tmp_path: Path) -> None:
     assert code == 2 and "nowhere.json: cannot read it (No such file or directory)" in message
 
 
+@pytest.mark.parametrize("name", ["nowhere.db", "."])
+def test_import_engrava_refuses_a_missing_file_as_a_usage_error(tmp_path: Path, name: str) -> None:
+    """As ``import`` does (exit code 2): the path is checked before Neo4j is reached."""
+    result = CliRunner().invoke(app, ["import-engrava", str(tmp_path / name)])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for 'path'" in result.output
+
+
 @pytest.mark.parametrize(
     "lines, needle",
     [
