@@ -1,8 +1,8 @@
 // Fragment (inside `CALL (s, activated_nodes) { … }`), spreading activation from one
 // seed `s` (Collins & Loftus 1975): the memories linked to it, each with the source that links
 // them and the link weight in [0, 1]. Sources:
-//   typed edges (either direction, weight x decay_multiplier), up to $edge_depth links, the
-//     weights multiplied along the path; every edge type but MESSAGE_OF (a message's
+//   typed edges (either direction, weight x decay_multiplier), up to $edge_depth links (1..3),
+//     the weights multiplied along the path; every edge type but MESSAGE_OF (a message's
 //     conversation is reached by session activation instead, and walking through it would
 //     fan out to every message);
 //   CONVERSATION: the messages at positions p-$window..p+$window of the seed's conversation,
@@ -22,8 +22,19 @@
 //         $window_seconds, $temporal_weight, and the search/_retrievable params
 // yields: t (node), via (STRING), weight (FLOAT)
 CALL (s, activated_nodes) {
-  MATCH p = (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*1..3]-(t:Thought)
+  // A variable-length bound cannot be a parameter, and Neo4j expands every path up to the bound
+  // before it tests `length(p)`: on a dreamed LoCoMo conversation a third hop (through a
+  // reflection's members) cost a quarter of this statement for nothing at the default depth 2.
+  // So paths of one or two links are read here and those of three only when asked for.
+  MATCH p = (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*1..2]-(t:Thought)
   WHERE length(p) <= $edge_depth AND t <> s
+  RETURN t, type(last(rs)) AS via,
+         reduce(w = 1.0, r IN rs | w * coalesce(r.weight, 1.0) * coalesce(r.decay_multiplier, 1.0))
+           AS weight
+  UNION ALL
+  WITH s WHERE $edge_depth >= 3
+  MATCH (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*3..3]-(t:Thought)
+  WHERE t <> s
   RETURN t, type(last(rs)) AS via,
          reduce(w = 1.0, r IN rs | w * coalesce(r.weight, 1.0) * coalesce(r.decay_multiplier, 1.0))
            AS weight

@@ -106,6 +106,38 @@ async def test_explain_and_retrieve_name_the_source_of_a_spread_result(store):
     )
 
 
+async def test_typed_edges_spread_as_many_links_as_spread_depth_asks(store):
+    """A chain dog - pie - oven - tiles of ASSOCIATED edges: depth d reaches d links from the
+    matched memory (the third link is read only when asked for)."""
+    chain = [
+        await store.create_thought(thought(text))
+        for text in (
+            "Caroline adopted a golden retriever named Max",
+            "Grandma's apple pie recipe uses cinnamon",
+            "The oven thermostat was replaced in March",
+            "Blue tiles were ordered for the bathroom floor",
+        )
+    ]
+    for a, b in zip(chain, chain[1:], strict=False):
+        await store.create_edge(edge(a, b, EdgeType.ASSOCIATED, weight=1.0))
+    reached = {}
+    for depth in (1, 2, 3):
+        explanation = await store.explain(
+            "Tell me about Caroline's golden retriever",
+            level="debug",
+            pathway="exact",
+            spread_depth=depth,
+        )
+        reached[depth] = {
+            t.thought_id
+            for t in chain[1:]
+            for c in explanation.candidates
+            if c.thought_id == t.thought_id and any(v.startswith("ASSOCIATED") for v in c.via)
+        }
+    ids = [t.thought_id for t in chain]
+    assert reached == {1: set(ids[1:2]), 2: set(ids[1:3]), 3: set(ids[1:4])}
+
+
 async def test_last_weeks_memory_beats_an_older_more_similar_one(store):
     older = await store.create_thought(
         thought(
