@@ -52,6 +52,7 @@ from engrava_graph.model.errors import (
 )
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.store.edges import check_edge_batch
 
 EXPORT_FORMAT = "engrava-graph/namespace-v1"
 _PAGE = 1000
@@ -437,6 +438,17 @@ def export(
         )
 
 
+async def _undo_import(store: Neo4jEngravaCore, before: dict[str, Any] | None) -> None:
+    """Remove what a failed import wrote into its namespace, which held no thought: every
+    thought, and the namespace itself unless it was registered before (``before``: its
+    annotations then, which it gets back; None: it was not registered)."""
+    await store.delete_namespace()
+    if before is not None:
+        await store.ensure_namespace()
+        if before:
+            await store.annotate_namespace(**before)
+
+
 def import_namespace(
     path: Annotated[Path, typer.Argument(help="A file written by `export` ('-': stdin).")],
     namespace: Annotated[
@@ -451,8 +463,10 @@ def import_namespace(
 ) -> None:
     """Load an export into a namespace that holds no thoughts yet.
 
-    Every edge must join two thoughts of the file (checked before anything is written); the
-    thoughts are written in one transaction, then the edges in one."""
+    Every edge must join two thoughts of the file, and no edge id or (from, to, type) may
+    repeat (checked before anything is written); the thoughts are written in one transaction,
+    then the edges in one, and should the edges fail all the same, the thoughts are removed
+    again, so a failed import leaves the namespace as it was."""
 
     async def work() -> dict[str, Any]:
         try:
@@ -468,6 +482,7 @@ def import_namespace(
                 f"edges name {len(missing)} thought(s) the file does not hold ({shown}); "
                 f"nothing was written"
             )
+        check_edge_batch(edges)
         target = namespace or header["namespace"]
         async with open_store(neo4j.connection(), target, must_exist=False) as store:
             if await store.count_thoughts(include_expired=True):
@@ -475,12 +490,17 @@ def import_namespace(
                     f"namespace {target!r} already holds thoughts; import into a new one "
                     f"(--namespace) or delete it first (delete-namespace)"
                 )
+            before = await store.namespace_annotations() if await store.namespace_exists() else None
             if thoughts:
                 await store.bulk_store(thoughts, embeddings=vectors)
             else:
                 await store.ensure_namespace()
-            if edges:
-                await store.bulk_create_edges(edges)
+            try:
+                if edges:
+                    await store.bulk_create_edges(edges)
+            except Exception:
+                await _undo_import(store, before)
+                raise
             annotations = header.get("annotations") or {}
             if annotations:
                 await store.annotate_namespace(**annotations)

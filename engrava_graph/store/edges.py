@@ -22,6 +22,40 @@ from engrava_graph.model.records import EdgeRecord
 from engrava_graph.store._base import StoreBase, evolved
 from engrava_graph.store.modes import writes
 
+
+def check_edge_batch(edges: Sequence[object]) -> list[EdgeRecord]:
+    """The checks of a batch of edges that need no database (those of
+    :meth:`EdgesMixin.bulk_create_edges` on its input): every element an :class:`EdgeRecord`,
+    no edge id and no (from, to, type) triple twice. A caller that writes other things first
+    (an import writes the thoughts, then the edges) runs it before it writes anything.
+
+    Returns:
+        ``edges`` as a list, unchanged.
+
+    Raises:
+        ValidationFailedError: an element is not an EdgeRecord.
+        DuplicateEdgeError: an edge id or a (from, to, type) triple repeats (the first repeat).
+    """
+    seen_ids: set[str] = set()
+    seen_triples: set[tuple[str, str, str]] = set()
+    checked: list[EdgeRecord] = []
+    for edge in edges:
+        if not isinstance(edge, EdgeRecord):
+            raise ValidationFailedError(f"expected an EdgeRecord, got {type(edge).__name__}")
+        triple = (edge.from_thought_id, edge.to_thought_id, edge.edge_type.value)
+        if edge.edge_id in seen_ids or triple in seen_triples:
+            raise DuplicateEdgeError(
+                from_thought_id=triple[0],
+                to_thought_id=triple[1],
+                edge_type=triple[2],
+                edge_id=(edge.edge_id if edge.edge_id in seen_ids else None),
+            )
+        seen_ids.add(edge.edge_id)
+        seen_triples.add(triple)
+        checked.append(edge)
+    return checked
+
+
 Q = {
     name: cypher(name)
     for name in (
@@ -133,23 +167,10 @@ class EdgesMixin(StoreBase):
             ValidationFailedError: an element is not an EdgeRecord.
         """
         now = self._clock()
-        stamped: list[EdgeRecord] = []
-        seen_ids: set[str] = set()
-        seen_triples: set[tuple[str, str, str]] = set()
-        for edge in edges:
-            if not isinstance(edge, EdgeRecord):
-                raise ValidationFailedError(f"expected an EdgeRecord, got {type(edge).__name__}")
-            triple = (edge.from_thought_id, edge.to_thought_id, edge.edge_type.value)
-            if edge.edge_id in seen_ids or triple in seen_triples:
-                raise DuplicateEdgeError(
-                    from_thought_id=triple[0],
-                    to_thought_id=triple[1],
-                    edge_type=triple[2],
-                    edge_id=(edge.edge_id if edge.edge_id in seen_ids else None),
-                )
-            seen_ids.add(edge.edge_id)
-            seen_triples.add(triple)
-            stamped.append(edge.model_copy(update={"created_at": edge.created_at or now}))
+        stamped = [
+            edge.model_copy(update={"created_at": edge.created_at or now})
+            for edge in check_edge_batch(edges)
+        ]
         rows: list[dict[str, Any]] = [
             {"edge_type": e.edge_type.value, "props": record_properties(e)} for e in stamped
         ]

@@ -18,7 +18,9 @@ import pytest
 from typer.testing import CliRunner
 
 from engrava_graph.cli import app
+from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
+from engrava_graph.model.errors import Neo4jUnavailableError
 
 NOW = "2026-12-01T12:00:00Z"
 
@@ -105,6 +107,11 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     broken.write_text("\n".join(line for line in lines if ids["pr"] not in line or "edge" in line))
     assert "nothing was written" in cli.fails("import", str(broken), code=2)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    # An edge line twice (its id repeats): refused before the thoughts are written too.
+    repeated = tmp_path / "repeated.jsonl"
+    repeated.write_text("\n".join([*lines, lines[-1]]) + "\n")
+    assert "nothing was written" in cli.fails("import", str(repeated), code=2)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
         "namespace": cli.namespace,
         "thoughts": 3,
@@ -122,6 +129,28 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     ]
     assert after["causal_links"] == before["causal_links"]
     assert "already holds thoughts" in cli.fails("import", str(dump), code=2)
+
+
+def test_an_import_whose_edges_fail_leaves_no_thought(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edges that fail after the thoughts were written (here: Neo4j gone for that one write)
+    take the thoughts with them: the namespace is as it was, not half-imported."""
+    first = _json(cli("remember", "The deploy failed at 3pm", "--json"))["thought_id"]
+    second = _json(cli("remember", "The billing service could not start", "--json"))["thought_id"]
+    cli("link", first, second, "--type", "CAUSED_BY")
+    dump = tmp_path / "memory.jsonl"
+    cli("export", "-o", str(dump))
+    cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
+
+    async def unavailable(self: Any, edges: Any, **_: Any) -> Any:
+        raise Neo4jUnavailableError("Neo4j went away during the edges")
+
+    monkeypatch.setattr(Neo4jEngravaCore, "bulk_create_edges", unavailable)
+    result = cli("import", str(dump), code=1)
+    assert isinstance(result.exception, Neo4jUnavailableError), result.exception
+    monkeypatch.undo()
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
 
 
 def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInfo) -> None:
