@@ -9,7 +9,8 @@
 //         search/_retrievable params
 // yields: one row per activated or reached memory that is retrievable: t (node), keyword (FLOAT
 //         in [0, 1], 0 when not activated by it), cosine (FLOAT in [0, 1] or null), activated
-//         (BOOLEAN), reached_by ('activation' | 'spread'), hops (INTEGER), arrivals (LIST of
+//         (BOOLEAN), reached_by ('activation' | 'spread'), hops (INTEGER: 0 when activated, else the fewest links
+//         from a seed), arrivals (LIST of
 //         [from_id, via, activation passed on]), causal (FLOAT, 0.0): the input of
 //         retrieval/_rank
 WITH t, max(vscore) AS vscore, max(kw) AS kw
@@ -31,7 +32,7 @@ WITH collect({t: t, keyword: coalesce(kw, 0.0), cosine: cosine, similarity: simi
 CALL (activated) {
   UNWIND activated AS a
   RETURN a.t AS t, a.keyword AS keyword, a.cosine AS cosine, 1 AS active,
-         null AS from_id, null AS via, 0.0 AS passed
+         null AS from_id, null AS via, 0.0 AS passed, 0 AS hops
   UNION ALL
   WITH activated, [a IN activated | a.t] AS activated_nodes
   UNWIND activated[0..$seeds] AS seed
@@ -40,11 +41,11 @@ CALL (activated) {
     {{> retrieval/_neighbours}}
   }
   RETURN t, null AS keyword, null AS cosine, 0 AS active, s.thought_id AS from_id, via,
-         similarity * weight AS passed
+         similarity * weight AS passed, hops
 }
 WITH t, max(keyword) AS keyword, max(cosine) AS cosine, max(active) = 1 AS activated,
-     collect(CASE WHEN from_id IS NOT NULL THEN [from_id, via, passed] END) AS arrivals
-WITH t, coalesce(keyword, 0.0) AS keyword, activated, arrivals,
+     collect(CASE WHEN from_id IS NOT NULL THEN [from_id, via, passed] END) AS arrivals,
+     min(hops) AS hops
+WITH t, coalesce(keyword, 0.0) AS keyword, activated, arrivals, hops,
      CASE WHEN activated THEN cosine ELSE {{> retrieval/_cosine}} END AS cosine,
-     CASE WHEN activated THEN 'activation' ELSE 'spread' END AS reached_by,
-     CASE WHEN activated THEN 0 ELSE 1 END AS hops, 0.0 AS causal
+     CASE WHEN activated THEN 'activation' ELSE 'spread' END AS reached_by, 0.0 AS causal

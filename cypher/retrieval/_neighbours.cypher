@@ -20,7 +20,8 @@
 // params: $namespace, $edge_depth (1..3), $window, $per_node,
 //         $neighbour_weight, $neighbour_decay, $entity_weight, $max_fanout,
 //         $window_seconds, $temporal_weight, and the search/_retrievable params
-// yields: t (node), via (STRING), weight (FLOAT)
+// yields: t (node), via (STRING), weight (FLOAT), hops (INTEGER: links from the seed, 1 for a
+//         conversation neighbour, a shared entity or tag, or a temporal neighbour)
 CALL (s, activated_nodes) {
   // A variable-length bound cannot be a parameter, and Neo4j expands every path up to the bound
   // before it tests `length(p)`: on a dreamed LoCoMo conversation a third hop (through a
@@ -30,14 +31,14 @@ CALL (s, activated_nodes) {
   WHERE length(p) <= $edge_depth AND t <> s
   RETURN t, type(last(rs)) AS via,
          reduce(w = 1.0, r IN rs | w * coalesce(r.weight, 1.0) * coalesce(r.decay_multiplier, 1.0))
-           AS weight
+           AS weight, length(p) AS hops
   UNION ALL
   WITH s WHERE $edge_depth >= 3
   MATCH (s)-[rs:ASSOCIATED|DEPENDS_ON|DERIVED_FROM|BRIDGE|CONSOLIDATED_FROM|CONTESTED_BY|CAUSED_BY|LEADS_TO*3..3]-(t:Thought)
   WHERE t <> s
   RETURN t, type(last(rs)) AS via,
          reduce(w = 1.0, r IN rs | w * coalesce(r.weight, 1.0) * coalesce(r.decay_multiplier, 1.0))
-           AS weight
+           AS weight, 3 AS hops
   UNION ALL
   WITH s WHERE s.conversation_id IS NOT NULL AND s.position IS NOT NULL
   MATCH (t:Thought {namespace: $namespace, conversation_id: s.conversation_id})
@@ -45,21 +46,22 @@ CALL (s, activated_nodes) {
   WHERE t.position >= s.position - $window AND t.position <= s.position + $window
     AND t.position <> s.position
   RETURN t, 'CONVERSATION' AS via,
-         $neighbour_weight * $neighbour_decay ^ (abs(t.position - s.position) - 1) AS weight
+         $neighbour_weight * $neighbour_decay ^ (abs(t.position - s.position) - 1) AS weight,
+         1 AS hops
   UNION ALL
   MATCH (s)-[:MENTIONS]->(e:Entity)
   WITH s, e, COUNT { (e)<-[:MENTIONS]-() } AS degree
   WHERE degree <= $max_fanout
   MATCH (e)<-[:MENTIONS]-(t:Thought)
   WHERE t <> s
-  RETURN t, 'ENTITY' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
+  RETURN t, 'ENTITY' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight, 1 AS hops
   UNION ALL
   MATCH (s)-[:TAGGED]->(g:Tag)
   WITH s, g, COUNT { (g)<-[:TAGGED]-() } AS degree
   WHERE degree <= $max_fanout
   MATCH (g)<-[:TAGGED]-(t:Thought)
   WHERE t <> s
-  RETURN t, 'TAG' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight
+  RETURN t, 'TAG' AS via, $entity_weight / log(1.0 + degree) * log(2.0) AS weight, 1 AS hops
   UNION ALL
   // A message's window is empty (an inverted range), so the index seek finds nothing for it.
   // A valid_from that is not a ZONED DATETIME (a string set by hand) has no window either.
@@ -70,13 +72,13 @@ CALL (s, activated_nodes) {
   USING INDEX SEEK t:Thought(namespace, valid_from)
   WHERE t.valid_from >= at - window AND t.valid_from <= at + window
     AND t <> s AND t.conversation_id IS NULL
-  RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight
+  RETURN t, 'TEMPORAL' AS via, $temporal_weight AS weight, 1 AS hops
 }
-WITH t, via, max(weight) AS weight
-WITH t, via, weight, t IN activated_nodes AS activated
+WITH t, via, max(weight) AS weight, min(hops) AS hops
+WITH t, via, weight, hops, t IN activated_nodes AS activated
 WHERE activated
    OR ({{> search/_retrievable}} AND NOT (t.conversation_id IS NOT NULL AND t.position IS NULL))
-WITH t, via, weight
+WITH t, via, weight, hops
 ORDER BY weight DESC, t.thought_id
 LIMIT $per_node
-RETURN t, via, weight
+RETURN t, via, weight, hops

@@ -108,7 +108,7 @@ async def test_explain_and_retrieve_name_the_source_of_a_spread_result(store):
 
 async def test_typed_edges_spread_as_many_links_as_spread_depth_asks(store):
     """A chain dog - pie - oven - tiles of ASSOCIATED edges: depth d reaches d links from the
-    matched memory (the third link is read only when asked for)."""
+    matched memory (the third link is read only when asked for), and the trace counts them."""
     chain = [
         await store.create_thought(thought(text))
         for text in (
@@ -136,6 +136,8 @@ async def test_typed_edges_spread_as_many_links_as_spread_depth_asks(store):
         }
     ids = [t.thought_id for t in chain]
     assert reached == {1: set(ids[1:2]), 2: set(ids[1:3]), 3: set(ids[1:4])}
+    hops = {c.thought_id: c.hops for c in explanation.candidates}  # depth 3's
+    assert [hops[i] for i in ids] == [0, 1, 2, 3]
 
 
 async def test_last_weeks_memory_beats_an_older_more_similar_one(store):
