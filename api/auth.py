@@ -125,6 +125,18 @@ def _unauthenticated() -> HttpError:
     )
 
 
+def _sent_once(request: Request, header: str, what: str) -> None:
+    """Refuse a request that repeats ``header`` (422 naming it): which of the values was meant
+    cannot be told, and taking the first or the last would be a silent guess."""
+    if len(request.headers.getlist(header)) > 1:
+        raise HttpError(
+            422,
+            "invalid_request",
+            f"{header} was sent more than once: send one {what} per request",
+            field=header,
+        )
+
+
 def _header_text(value: str) -> str:
     """A header value as its sender wrote it: HTTP header bytes reach the app decoded as
     Latin-1 (ASGI, RFC 9110), so UTF-8 text (``café``) arrives as ``cafÃ©``; it is decoded
@@ -139,17 +151,12 @@ async def _authorise(
     request: Request, credentials: HTTPAuthorizationCredentials | None, namespace: str, need: Need
 ) -> Access:
     state = request.app.state.api
+    _sent_once(request, "Authorization", "API key")
     caller = state.keyring.authenticate(credentials.credentials if credentials else None)
     if caller is None:
         raise _unauthenticated()
     request.state.caller = caller.name
-    if len(request.headers.getlist(NAMESPACE_HEADER)) > 1:
-        raise HttpError(
-            422,
-            "invalid_request",
-            f"{NAMESPACE_HEADER} was sent more than once: send one namespace per request",
-            field=NAMESPACE_HEADER,
-        )
+    _sent_once(request, NAMESPACE_HEADER, "namespace")
     namespace = validate_namespace(_header_text(namespace))
     if not caller.may_use(namespace):
         raise HttpError(

@@ -122,9 +122,9 @@ class Message(BoundedModel):
     metadata: dict[str, MetadataValue] = Field(default_factory=dict)
     message_id: str | None = Field(default=None, min_length=1, max_length=256)
 
-    @field_validator("content", "speaker", "role", "message_id")
+    @field_validator("content", "speaker", "role", "message_id", mode="before")
     @classmethod
-    def _not_blank(cls, value: str | None, info: ValidationInfo) -> str | None:
+    def _not_blank(cls, value: Any, info: ValidationInfo) -> Any:
         return visible_text(value, info)
 
     @field_validator("metadata", mode="before")

@@ -11,11 +11,11 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 from pydantic.config import JsonDict
 
 from engrava_graph.conversations import MAX_MESSAGES, Message
-from engrava_graph.model.bounds import BoundedModel, Cycle
+from engrava_graph.model.bounds import BoundedModel, Cycle, visible_text
 from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord
 from engrava_graph.retrieval.request import RetrieveRequest
 
@@ -116,6 +116,12 @@ def _optional(name: str) -> tuple[Any, Any]:
     return inner | None, Field(default=None, description=info.description)
 
 
+def _patched_text_shows_something(cls: type, value: Any, info: ValidationInfo) -> Any:
+    """The record's rule for its texts (:func:`~engrava_graph.model.bounds.visible_text`), so a
+    patch's empty text is refused as the record's is, with the same message."""
+    return visible_text(value, info)
+
+
 ThoughtPatch = create_model(  # type: ignore[call-overload]
     "ThoughtPatch",
     __base__=BoundedModel,
@@ -124,6 +130,11 @@ ThoughtPatch = create_model(  # type: ignore[call-overload]
         "clears a nullable field). A ``lifecycle_status`` change must be a legal step of "
         "the lifecycle (else 409)."
     ),
+    __validators__={
+        "_not_blank": field_validator("essence", "content", "source", mode="before")(
+            _patched_text_shows_something
+        )
+    },
     **{name: _optional(name) for name in PATCHABLE_FIELDS},
 )
 

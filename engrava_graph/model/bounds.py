@@ -195,18 +195,20 @@ VISIBLE_RULE = (
 """What a :func:`blank` text lacks, as every refusal of one says it (queries, stored texts, ids)."""
 
 
-def visible_text(value: str | None, info: ValidationInfo) -> str | None:
-    """``value`` when it shows something: the validator of the texts a record or message must
-    carry (``essence``, ``content``, ``source``, a message's ``content`` and ``speaker``...), by
-    the rule of a blank query (:func:`blank`). None passes (an optional field left unset), and
-    so does anything in a record read back from Neo4j (validation context :data:`STORED`), so
-    a text stored before the rule (``"\u200b"``) stays readable.
+def visible_text(value: Any, info: ValidationInfo) -> Any:
+    """``value`` when it shows something: the validator of the texts a record, message or query
+    must carry (``essence``, ``content``, ``source``, a message's ``content`` and ``speaker``,
+    a query...), by the rule of a blank query (:func:`blank`). It runs before the field's own
+    constraints (``mode="before"``), so an empty text and one of spaces get the same message;
+    anything but a string passes to them (None: an optional field left unset; another type: the
+    field's type error), and so does anything in a record read back from Neo4j (validation
+    context :data:`STORED`), so a text stored before the rule (``"\u200b"``) stays readable.
 
     Raises:
         ValueError: ``value`` is blank ("essence must not be empty: give at least one visible
             character ...").
     """
-    if value is not None and not (info.context or {}).get("stored") and blank(value):
+    if isinstance(value, str) and not (info.context or {}).get("stored") and blank(value):
         raise ValueError(f"{info.field_name} must not be empty: {VISIBLE_RULE}")
     return value
 

@@ -149,9 +149,9 @@ class ThoughtRecord(BoundedModel):
     archived_at_cycle: Cycle | None = None
     archived_at: UtcDateTime = None
 
-    @field_validator("essence", "content", "source")
+    @field_validator("essence", "content", "source", mode="before")
     @classmethod
-    def _not_blank(cls, value: str, info: ValidationInfo) -> str | None:
+    def _not_blank(cls, value: Any, info: ValidationInfo) -> Any:
         return visible_text(value, info)
 
     @field_validator("metadata", mode="before")

@@ -37,7 +37,7 @@ class RetrieveRequest(BoundedModel):
 
     model_config = ConfigDict(frozen=True)
 
-    query: str = Field(max_length=2000)
+    query: str = Field(min_length=1, max_length=2000, strict=True)
     top_k: int = Field(default=10, ge=1, le=100)
     pathway: PathwayChoice = "auto"
     min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
@@ -50,9 +50,9 @@ class RetrieveRequest(BoundedModel):
     now: UtcDateTime = None
     include_archived: bool = False
 
-    @field_validator("query")
+    @field_validator("query", mode="before")
     @classmethod
-    def _not_blank(cls, value: str, info: ValidationInfo) -> str | None:
+    def _not_blank(cls, value: Any, info: ValidationInfo) -> Any:
         return visible_text(value, info)
 
     @classmethod

@@ -241,6 +241,8 @@ async def test_bad_requests_are_typed_errors(store):
     for blank_query in ("", "   ", "\u200b"):
         with pytest.raises(ValidationFailedError, match="query: query must not be empty"):
             await store.retrieve(blank_query)
+    with pytest.raises(ValidationFailedError, match="valid string"):  # not decoded for you
+        await store.retrieve(b"deploy")
     with pytest.raises(ValidationFailedError, match="level"):
         await store.explain("x", level="verbose")
 

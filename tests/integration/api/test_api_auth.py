@@ -172,9 +172,19 @@ def test_a_utf8_namespace_is_named_as_sent_in_its_422(api: Api) -> None:
     assert latin_1.status_code == 422 and "'café'" in latin_1.json()["message"]
 
 
+def test_an_authorization_header_sent_twice_is_422(api: Api) -> None:
+    """Even when both keys are valid: which one was meant cannot be told."""
+    api.thought("hello")
+    twice = [("Authorization", f"Bearer {ADMIN}")] * 2 + [("X-Namespace", api.namespace)]
+    response = api.client.get("/v1/thoughts", headers=twice)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == "Authorization"
+    assert "more than once" in response.json()["message"]
+
+
 def test_a_namespace_header_sent_twice_is_422(api: Api) -> None:
     api.thought("hello")
-    twice = [("Authorization", f"Bearer {ADMIN}"), ("X-Namespace", api.namespace)] * 2
+    twice = [("Authorization", f"Bearer {ADMIN}")] + [("X-Namespace", api.namespace)] * 2
     response = api.client.get("/v1/thoughts", headers=twice)
     assert response.status_code == 422, response.text
     assert response.json()["field"] == "X-Namespace"

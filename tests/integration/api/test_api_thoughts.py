@@ -230,6 +230,11 @@ def test_patch_refuses_fixed_and_empty_changes(api: Api) -> None:
     assert empty.status_code == 422 and empty.json()["error"] == "validation_failed"
     bad_cycle = api.patch(path, json={"updated_cycle": -1})
     assert bad_cycle.status_code == 422 and bad_cycle.json()["field"] == "updated_cycle"
+    # An empty text and one of spaces are refused alike, as when the thought is created.
+    blank = [api.patch(path, json={"content": text}).json() for text in ("", "   ", "\u200b")]
+    assert all(b["field"] == "content" for b in blank), blank
+    assert len({b["message"] for b in blank}) == 1 and "visible character" in blank[0]["message"]
+    assert api.get(path).json()["content"] == made["content"]
 
 
 def test_delete_then_gone(api: Api) -> None:
