@@ -21,7 +21,7 @@ from engrava_graph.cli.common import request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
-from engrava_graph.cli.text import shown
+from engrava_graph.cli.text import counted, shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.migrate_engrava import ImportReport, import_snapshot, read_engrava
@@ -183,7 +183,7 @@ def _print_report(report: ImportReport) -> None:
     if report.embedding_model:
         console.print(f"embeddings: {report.embedding_model}")
     for name, count in report.dropped.items():
-        console.print(f"not carried over: {name} on {count} thought(s)", style="yellow")
+        console.print(f"not carried over: {name} on {counted(count, 'thought')}", style="yellow")
 
 
 async def _import(

@@ -37,7 +37,7 @@ from engrava_graph.cli.json_input import (
     read_conversation,
 )
 from engrava_graph.cli.options import Neo4jOptions, with_options
-from engrava_graph.cli.text import shown
+from engrava_graph.cli.text import counted, shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.registry import cypher
@@ -433,8 +433,8 @@ def export(
         _report(
             as_json,
             {"namespace": namespace, "file": str(output), **counts},
-            f"exported {counts['thoughts']} thoughts and {counts['edges']} edges of "
-            f"{namespace!r} to {output}",
+            f"exported {counted(counts['thoughts'], 'thought')} and "
+            f"{counted(counts['edges'], 'edge')} of {namespace!r} to {output}",
         )
 
 
@@ -479,7 +479,7 @@ def import_namespace(
         if missing:
             shown = ", ".join(map(repr, missing[:3])) + (", …" if len(missing) > 3 else "")
             raise ValidationFailedError(
-                f"edges name {len(missing)} thought(s) the file does not hold ({shown}); "
+                f"edges name {counted(len(missing), 'thought')} the file does not hold ({shown}); "
                 f"nothing was written"
             )
         check_edge_batch(edges)
@@ -510,8 +510,8 @@ def import_namespace(
     _report(
         as_json,
         summary,
-        f"imported {summary['thoughts']} thoughts and "
-        f"{summary['edges']} edges into {summary['namespace']!r}",
+        f"imported {counted(summary['thoughts'], 'thought')} and "
+        f"{counted(summary['edges'], 'edge')} into {summary['namespace']!r}",
     )
 
 
@@ -542,7 +542,8 @@ def add_messages(
     _report(
         as_json,
         {"namespace": namespace, "conversation_id": conversation_id, **added},
-        f"stored {added['messages']} message(s) of {conversation_id!r}, {added['created']} new",
+        f"stored {counted(added['messages'], 'message')} of {conversation_id!r}, "
+        f"{added['created']} new",
     )
 
 

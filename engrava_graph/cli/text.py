@@ -9,20 +9,35 @@ its JSON output escapes them as JSON does.
 
 from __future__ import annotations
 
-# Unicode's control characters (category Cc): C0, DEL and C1.
+# Unicode's control characters (category Cc): C0, DEL and C1; and the bidirectional embeddings,
+# overrides and isolates (U+202A-U+202E, U+2066-U+2069), which reorder what follows them on the
+# line ("Trojan Source", CVE-2021-42574), so a memory could make its neighbours read otherwise.
 _VISIBLE = {
     code: f"\\x{code:02x}" for code in [*range(0x20), *range(0x7F, 0xA0)] if chr(code) not in "\n\t"
-}
+} | {code: f"\\u{code:04x}" for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
 
 
 def shown(text: str) -> str:
     """``text`` with each control character (Unicode category Cc: C0, DEL and C1) other than
-    newline and tab written as ``\\xNN``.
+    newline and tab written as ``\\xNN``, and each bidirectional embedding, override or isolate
+    as ``\\uNNNN``.
 
     Examples:
         >>> shown("red\\x1b[31m alert\\x07")
         'red\\\\x1b[31m alert\\\\x07'
         >>> shown("two\\tcolumns\\nand lines")
         'two\\tcolumns\\nand lines'
+        >>> shown("abc\\u202edef")
+        'abc\\\\u202edef'
     """
     return text.translate(_VISIBLE)
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is 1 (a regular plural: ``noun + "s"``).
+
+    Examples:
+        >>> counted(1, "edge"), counted(2, "thought"), counted(0, "message")
+        ('1 edge', '2 thoughts', '0 messages')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engrava_graph.cli.errors import describe
 from engrava_graph.cli.memory import table_lines
-from engrava_graph.cli.text import shown
+from engrava_graph.cli.text import counted, shown
 from engrava_graph.model.errors import ValidationFailedError
 
 
@@ -15,6 +15,19 @@ def test_every_control_character_but_newline_and_tab_is_shown_escaped() -> None:
     assert not any(c in out for c in controls if c not in "\n\t")
     assert shown("\x1b[31mred\r") == "\\x1b[31mred\\x0d"
     assert shown("café 北京 ✓") == "café 北京 ✓"
+
+
+def test_bidirectional_overrides_are_shown_escaped() -> None:
+    """A memory cannot reorder what a terminal shows after it (Trojan Source)."""
+    bidi = [chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
+    out = shown("a" + "".join(bidi) + "b")
+    assert not any(c in out for c in bidi)
+    assert shown("x\u202ey") == "x\\u202ey"
+    assert shown("שלום, مرحبا") == "שלום, مرحبا"  # right-to-left text itself is untouched
+
+
+def test_counts_are_singular_for_one() -> None:
+    assert [counted(n, "edge") for n in (0, 1, 2)] == ["0 edges", "1 edge", "2 edges"]
 
 
 def test_an_error_line_never_carries_a_control_character() -> None:
