@@ -101,9 +101,11 @@ class ThoughtRecord(BoundedModel):
         created_at, updated_at: transaction time, stamped by the store (UTC).
         expires_at: TTL instant; an expired thought is hidden unless ``include_expired``.
         valid_from, valid_until: valid time (world time); None = open bound.
-        metadata: caller-defined attributes (scalar leaves, nested dicts), filterable in Cypher.
+        metadata: caller-defined attributes (scalar leaves, nested dicts), filterable in Cypher;
+            null is ``{}``.
         tags: up to 32 labels (1-64 characters, stored lower-case); each becomes a
-            ``(:Tag)`` node the thought is ``TAGGED`` with, which spreading activation walks.
+            ``(:Tag)`` node the thought is ``TAGGED`` with, which spreading activation walks;
+            null is ``[]``.
         pinned: never archived by memory hygiene.
         archived_at_cycle, archived_at: set by the hygiene archive path, cleared on restore.
 
@@ -158,6 +160,11 @@ class ThoughtRecord(BoundedModel):
     @classmethod
     def _check_metadata(cls, value: Any) -> Any:
         return checked_metadata(value)
+
+    @field_validator("tags", mode="before")
+    @classmethod
+    def _null_tags_are_none(cls, value: Any) -> Any:
+        return [] if value is None else value  # as metadata null is {}: a PATCH's null clears
 
     @field_validator("tags")
     @classmethod

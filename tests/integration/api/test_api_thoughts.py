@@ -237,6 +237,14 @@ def test_patch_refuses_fixed_and_empty_changes(api: Api) -> None:
     assert api.get(path).json()["content"] == made["content"]
 
 
+def test_patch_null_clears_tags_as_it_clears_metadata(api: Api) -> None:
+    made = api.thought("tagged", tags=["Garden"], metadata={"room": "kitchen"})
+    path = f"/v1/thoughts/{made['thought_id']}"
+    cleared = api.patch(path, json={"tags": None, "metadata": None})
+    assert cleared.status_code == 200, cleared.text
+    assert (cleared.json()["tags"], cleared.json()["metadata"]) == ([], {})
+
+
 def test_delete_then_gone(api: Api) -> None:
     made = api.thought("to forget")
     path = f"/v1/thoughts/{made['thought_id']}"
