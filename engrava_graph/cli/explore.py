@@ -19,7 +19,7 @@ from rich.text import Text
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
 from engrava_graph.cli.common import request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
-from engrava_graph.cli.memory import default_embedding_provider, run
+from engrava_graph.cli.memory import SpreadDepth, default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.cli.text import counted, shown
 from engrava_graph.core import Neo4jEngravaCore
@@ -137,17 +137,34 @@ def explain(
     top_k: Annotated[int, typer.Option(help="Results returned (1-100).")] = 10,
     pathway: Annotated[str, typer.Option(help="auto, exact, energy or attention.")] = "auto",
     rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")] = 20,
+    spread_depth: SpreadDepth = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the whole explanation as JSON on stdout (every candidate)."
+        ),
+    ] = False,
     *,
     neo4j: Neo4jOptions,
 ) -> None:
     """Run the retrieval cycle for QUERY and show how it decided, step by step."""
     if html is not None:
         require_extra("viz", "explain --html")
-    params = {"now": request_clock(now), "top_k": top_k, "pathway": pathway}
+    params = {
+        "now": request_clock(now),
+        "top_k": top_k,
+        "pathway": pathway,
+        "spread_depth": spread_depth,
+    }
     explanation = run(_explain(neo4j.connection(), query, namespace, html, params))
-    _print_explanation(explanation, rows)
-    if html is not None:
-        console.print(f"graph written to {html} (open it in a browser)")
+    if as_json:
+        typer.echo(explanation.model_dump_json())
+    else:
+        _print_explanation(explanation, rows)
+    if html is not None:  # on stderr with --json, so stdout stays one JSON document
+        (err_console if as_json else console).print(
+            f"graph written to {html} (open it in a browser)"
+        )
 
 
 def browser_guide(

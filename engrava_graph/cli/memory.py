@@ -64,6 +64,14 @@ T = TypeVar("T")
 
 Namespace = Annotated[str, typer.Option("--namespace", "-n", help="The memory (namespace).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON on stdout.")]
+SpreadDepth = Annotated[
+    int | None,
+    typer.Option(
+        min=0,
+        max=3,
+        help="Links spreading follows from the matched memories, 0-3 (0: none; default: 2).",
+    ),
+]
 
 
 def run(work: Coroutine[Any, Any, T]) -> T:
@@ -143,6 +151,7 @@ def retrieve(
         str | None,
         typer.Option(help="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."),
     ] = None,
+    spread_depth: SpreadDepth = None,
     as_json: AsJson = False,
     *,
     neo4j: Neo4jOptions,
@@ -151,7 +160,9 @@ def retrieve(
 
     async def work() -> Any:
         async with open_store(neo4j.connection(), namespace, embed=True) as store:
-            return await store.retrieve(query, top_k=top_k, now=request_clock(now))
+            return await store.retrieve(
+                query, top_k=top_k, now=request_clock(now), spread_depth=spread_depth
+            )
 
     response = run(work())
     _report(as_json, response.model_dump(mode="json"), format_for_prompt(response))

@@ -257,3 +257,19 @@ def test_stored_control_characters_reach_the_terminal_escaped(cli: Any) -> None:
         assert not any(c in output for c in "\x1b\x07\x9b"), output
     explained = cli("explain", "deploy window", "--now", NOW).stdout  # a table: wrapped text
     assert "x1b" in explained and not any(c in explained for c in "\x1b\x07\x9b"), explained
+
+
+def test_spread_depth_and_explain_json(cli: Any) -> None:
+    """``--spread-depth`` reaches the cycle in retrieve and explain; ``explain --json`` is the
+    whole explanation, one JSON document on stdout."""
+    dog = _json(cli("remember", "Caroline adopted a golden retriever named Max", "--json"))
+    pie = _json(cli("remember", "Grandma's apple pie recipe uses cinnamon", "--json"))
+    cli("link", dog["thought_id"], pie["thought_id"])
+    question = ["Tell me about Caroline's golden retriever", "--now", NOW]
+    flat = _json(cli("retrieve", *question, "--spread-depth", "0", "--json"))
+    assert flat["skipped_phases"]["spread"] == "spread_depth is 0"
+    explained = _json(cli("explain", *question, "--spread-depth", "1", "--json"))
+    reached = {c["thought_id"]: c for c in explained["candidates"]}
+    assert reached[pie["thought_id"]]["via"] == [f"ASSOCIATED from {dog['thought_id']}"]
+    too_deep = cli.fails("retrieve", *question, "--spread-depth", "4", "-n", cli.namespace, code=2)
+    assert "--spread-depth" in too_deep and "3" in too_deep, too_deep
