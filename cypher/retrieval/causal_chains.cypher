@@ -14,14 +14,19 @@ UNWIND $seed_ids AS sid
 MATCH (s:Thought {namespace: $namespace, thought_id: sid})
 USING INDEX SEEK s:Thought(namespace, thought_id)
 UNWIND ['cause', 'effect'] AS direction
+// A variable-length bound cannot be a parameter, and Neo4j expands every path up to the bound
+// before it tests `length(p)`: paths of four links are read only when $max_depth asks for them.
 CALL (s, direction) {
-  MATCH p = (s)-[:CAUSED_BY|LEADS_TO*1..4]-(:Thought)
-  WHERE length(p) <= $max_depth
-    AND all(i IN range(0, length(p) - 1) WHERE
-          (type(relationships(p)[i]) = 'CAUSED_BY') =
-          ((startNode(relationships(p)[i]) = nodes(p)[i]) = (direction = 'cause')))
-    AND all(n IN nodes(p) WHERE n.namespace = $namespace AND n.lifecycle_status <> 'ARCHIVED'
-            AND NOT coalesce(n.retired, false))
+  CALL (s, direction) {
+    MATCH p = (s)-[:CAUSED_BY|LEADS_TO*1..3]-(:Thought)
+    WHERE length(p) <= $max_depth AND {{> retrieval/_causal_path_rule}}
+    RETURN p
+    UNION ALL
+    WITH s, direction WHERE $max_depth >= 4
+    MATCH p = (s)-[:CAUSED_BY|LEADS_TO*4..4]-(:Thought)
+    WHERE {{> retrieval/_causal_path_rule}}
+    RETURN p
+  }
   RETURN p
   ORDER BY length(p)
   LIMIT $max_paths
