@@ -306,15 +306,19 @@ async def cause(
         **scope,
     )
     traversed: dict[str, CausalLink] = {}
-    for row in rows:
-        seed = candidates.get(row["seed_id"])
+    (row,) = rows
+    node_rows = dict(zip(row["ids"], row["nodes"], strict=True))
+    for path in row["paths"]:
+        seed = candidates.get(path["seed_id"])
         if seed is None:
             continue
         score = seed.activation
-        nodes = row["nodes"][1:]
-        for hops, (link, node_row) in enumerate(zip(row["links"], nodes, strict=True), start=1):
+        for hops, (link, node_id) in enumerate(
+            zip(path["links"], path["path"][1:], strict=True), start=1
+        ):
+            node_row = node_rows[node_id]
             score *= float(link["confidence"]) * (config.causal_hop_factor if hops > 1 else 1.0)
-            causal_link = CausalLink(hops=hops, direction=row["direction"], **link)
+            causal_link = CausalLink(hops=hops, direction=path["direction"], **link)
             best = traversed.get(causal_link.edge_id)
             if best is None or hops < best.hops:
                 traversed[causal_link.edge_id] = causal_link
