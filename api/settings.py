@@ -127,6 +127,10 @@ class ApiSettings(BaseSettings):
         retry_after_seconds: the ``Retry-After`` header of a 503.
         dream_jobs_kept: finished dream jobs remembered (oldest forgotten first).
         log_level: the ``api`` loggers' level.
+        gc_tuning: tune Python's garbage collector for serving (``engrava-graph serve``): the
+            start-up heap frozen out of collections and full collections after 1,000
+            collections of the middle generation instead of 10 (docs/operations.md); off
+            restores Python's defaults.
     """
 
     model_config = SettingsConfigDict(
@@ -166,6 +170,7 @@ class ApiSettings(BaseSettings):
     dream_jobs_kept: int = Field(default=1000, ge=1)
     time: TimeConfig = Field(default_factory=TimeConfig)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    gc_tuning: bool = True
 
     @model_validator(mode="after")
     def _check_keys(self) -> Self:

@@ -13,6 +13,7 @@ port is known to be free.
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 from importlib import import_module
 from typing import Any
@@ -89,6 +90,29 @@ def check_port(host: str, port: int) -> None:
         )
 
 
+FULL_COLLECTION_EVERY = 1_000
+"""Collections of CPython's middle generation between two full collections when serving
+(Python's default: 10)."""
+
+
+def tune_gc_for_serving() -> None:
+    """Tune CPython's cyclic garbage collector for the service, once its modules and app are
+    loaded: freeze the heap built so far (``gc.freeze``: tens of thousands of module, class and
+    model objects that live as long as the process, never scanned again), and run a full
+    collection after :data:`FULL_COLLECTION_EVERY` collections of the middle generation
+    instead of 10 (``gc.set_threshold``; the young generation keeps its 700).
+
+    Measured with 8 clients on 100,000 thoughts (docs/benchmarks.md): with the defaults a full
+    collection ran every 2-3 s and held the interpreter, so every request in flight, for
+    105-150 ms; tuned, the longest pause was 53 ms and p99 fell by 35-53 ms, at the cost of
+    cyclic garbage waiting longer (peak RSS 313 -> 381 MiB over 60 s). ``ENGRAVA_GC_TUNING=false``
+    keeps Python's defaults.
+    """
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+
+
 def serve(*, server: ServerOptions) -> None:
     """Serve the REST API (OpenAPI at /docs) until interrupted."""
     import uvicorn
@@ -115,6 +139,8 @@ def serve(*, server: ServerOptions) -> None:
     check_port(server.host, server.port)
     check_neo4j(settings)
     typer.echo(f"engrava-graph API on {url(server.host, server.port)} (docs at /docs)")
+    if settings.gc_tuning:
+        tune_gc_for_serving()
     uvicorn.run(
         app,
         host=server.host,
