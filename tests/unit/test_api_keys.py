@@ -114,6 +114,7 @@ def test_serve_prints_where_it_listens(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: dict[str, object] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(options))
     monkeypatch.setenv("ENGRAVA_EMBEDDER", "none")
+    monkeypatch.setenv("ENGRAVA_GC_TUNING", "false")  # this test process keeps its collector
     result = CliRunner().invoke(
         app, ["serve", "--insecure-dev", "--port", "8123", "--env-file", "/nonexistent/.env"]
     )
