@@ -8,21 +8,38 @@ status and machine code in ``engrava_graph/model/error_codes.py``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
+_BOUND_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` (a number, or the text a command line gave) is not NaN or infinite."""
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return True  # not a number at all: the bound's own message applies
+
 
 def validation_message(error: Mapping[str, Any]) -> str:
     """The message of one entry of pydantic's ``ValidationError.errors()``, without the
     ``"Value error, "`` that pydantic puts before a validator's own ``ValueError`` text (which
-    is written to be shown as it is).
+    is written to be shown as it is). A bound that NaN or infinity failed asks for a finite
+    number (pydantic would say "less than or equal to 1" of NaN).
 
     Examples:
         >>> validation_message({"msg": "Value error, expected an ISO-8601 instant"})
         'expected an ISO-8601 instant'
+        >>> validation_message({"type": "less_than_equal", "input": float("nan"),
+        ...                     "msg": "Input should be less than or equal to 1"})
+        'Input should be a finite number, not nan'
     """
+    if error.get("type") in _BOUND_ERRORS and not _finite(error.get("input")):
+        return f"Input should be a finite number, not {error.get('input')}"
     return str(error.get("msg", "invalid")).removeprefix("Value error, ")
 
 

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime
 from typing import Any, Self
 
-from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
 from engrava_graph.model.bounds import BoundedModel, Count, Cycle, visible_text
 from engrava_graph.model.enums import (
@@ -29,7 +29,7 @@ from engrava_graph.model.metadata import MetadataValue, validate_metadata
 from engrava_graph.model.temporal import (
     UtcDateTime,
     ValidTimeFilter,
-    check_valid_interval,
+    checked_valid_until,
     to_utc,
 )
 
@@ -178,15 +178,18 @@ class ThoughtRecord(BoundedModel):
                 tags.append(norm)
         return tags
 
-    @model_validator(mode="after")
-    def _check_cycles_and_interval(self) -> Self:
-        if self.updated_cycle < self.created_cycle:
-            raise ValueError(
-                f"updated_cycle ({self.updated_cycle}) must be >= created_cycle "
-                f"({self.created_cycle})"
-            )
-        check_valid_interval(self.valid_from, self.valid_until)
-        return self
+    @field_validator("updated_cycle")
+    @classmethod
+    def _not_before_created(cls, value: int, info: ValidationInfo) -> int:
+        created = info.data.get("created_cycle")
+        if created is not None and value < created:
+            raise ValueError(f"updated_cycle ({value}) must be >= created_cycle ({created})")
+        return value
+
+    @field_validator("valid_until")
+    @classmethod
+    def _check_interval(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        return checked_valid_until(info.data.get("valid_from"), value)
 
     def is_active(self) -> bool:
         """Whether the thought is ACTIVE."""
@@ -279,12 +282,17 @@ class EdgeRecord(BoundedModel):
     def _check_metadata(cls, value: Any) -> Any:
         return checked_metadata(value)
 
-    @model_validator(mode="after")
-    def _check_shape(self) -> Self:
-        if self.from_thought_id == self.to_thought_id:
-            raise ValueError(f"an edge cannot link thought {self.from_thought_id!r} to itself")
-        check_valid_interval(self.valid_from, self.valid_until)
-        return self
+    @field_validator("to_thought_id")
+    @classmethod
+    def _not_a_loop(cls, value: str, info: ValidationInfo) -> str:
+        if value == info.data.get("from_thought_id"):
+            raise ValueError(f"an edge cannot link thought {value!r} to itself")
+        return value
+
+    @field_validator("valid_until")
+    @classmethod
+    def _check_interval(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        return checked_valid_until(info.data.get("valid_from"), value)
 
     @property
     def link_confidence(self) -> float:

@@ -197,11 +197,16 @@ class ValidTimeFilter(BaseModel):
         return {"vt_kind": self.kind.value, "vt_start": self.start, "vt_end": self.end}
 
 
-def check_valid_interval(valid_from: datetime | None, valid_until: datetime | None) -> None:
-    """Reject an inverted valid-time interval (equal instants are a legal instantaneous fact).
+def checked_valid_until(
+    valid_from: datetime | None, valid_until: datetime | None
+) -> datetime | None:
+    """``valid_until`` when the valid-time interval is not inverted (equal instants are a legal
+    instantaneous fact). Models call it from a ``valid_until`` field validator, so the error
+    names that field (a REST 422's ``field`` is ``valid_until``).
 
     Raises:
         ValueError: if ``valid_from`` is after ``valid_until``.
     """
     if valid_from is not None and valid_until is not None and valid_from > valid_until:
-        raise ValueError(f"valid_from ({valid_from}) is after valid_until ({valid_until})")
+        raise ValueError(f"valid_until ({valid_until}) is before valid_from ({valid_from})")
+    return valid_until

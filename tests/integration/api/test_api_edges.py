@@ -61,6 +61,21 @@ def test_missing_endpoint_and_bad_edges_are_422(api: Api, pair: Any) -> None:
     assert missing.json()["error"] == "unknown_endpoint" and "ghost" in missing.json()["message"]
     loop = api.post("/v1/edges", json=_edge(a, a))
     assert loop.status_code == 422 and "itself" in loop.json()["message"]
+    assert loop.json()["field"] == "to_thought_id"
+    inverted = api.post(
+        "/v1/edges",
+        json=_edge(a, {"thought_id": "x"}, valid_from="2024-02-01", valid_until="2024-01-01"),
+    )
+    assert inverted.status_code == 422 and inverted.json()["field"] == "valid_until"
+    assert "before valid_from" in inverted.json()["message"]
+    unsure = api.post(
+        "/v1/edges",
+        content=b'{"from_thought_id": "a", "to_thought_id": "b", "edge_type": "CAUSED_BY", '
+        b'"confidence": NaN}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert unsure.status_code == 422 and unsure.json()["field"] == "confidence"
+    assert "finite number" in unsure.json()["message"]
     heavy = api.post("/v1/edges", json=_edge(a, {"thought_id": "x"}, weight=1.5))
     assert heavy.status_code == 422 and heavy.json()["field"] == "weight"
     bad_type = api.post("/v1/edges", json=_edge(a, {"thought_id": "x"}, "LIKES"))

@@ -230,6 +230,14 @@ def test_patch_refuses_fixed_and_empty_changes(api: Api) -> None:
     assert empty.status_code == 422 and empty.json()["error"] == "validation_failed"
     bad_cycle = api.patch(path, json={"updated_cycle": -1})
     assert bad_cycle.status_code == 422 and bad_cycle.json()["field"] == "updated_cycle"
+    # A check between two fields names the later one: the one the request can change.
+    dated = api.patch(path, json={"valid_from": "2024-02-01T00:00:00Z"})
+    assert dated.status_code == 200, dated.json()
+    inverted = api.patch(path, json={"valid_until": "2024-01-01T00:00:00Z"})
+    assert inverted.status_code == 422 and inverted.json()["field"] == "valid_until"
+    body = {"thought_type": "OBSERVATION", "essence": "x", "content": "x", "source": "t"}
+    backwards = api.post("/v1/thoughts", json={**body, "created_cycle": 5, "updated_cycle": 2})
+    assert backwards.status_code == 422 and backwards.json()["field"] == "updated_cycle"
     # An empty text and one of spaces are refused alike, as when the thought is created.
     blank = [api.patch(path, json={"content": text}).json() for text in ("", "   ", "\u200b")]
     assert all(b["field"] == "content" for b in blank), blank
