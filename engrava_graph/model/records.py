@@ -29,8 +29,8 @@ from engrava_graph.model.metadata import MetadataValue, validate_metadata
 from engrava_graph.model.temporal import (
     UtcDateTime,
     ValidTimeFilter,
-    checked_valid_until,
     to_utc,
+    valid_until_field,
 )
 
 ESSENCE_MAX_CHARS = 200
@@ -186,10 +186,7 @@ class ThoughtRecord(BoundedModel):
             raise ValueError(f"updated_cycle ({value}) must be >= created_cycle ({created})")
         return value
 
-    @field_validator("valid_until")
-    @classmethod
-    def _check_interval(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
-        return checked_valid_until(info.data.get("valid_from"), value)
+    _check_interval = field_validator("valid_until")(valid_until_field)
 
     def is_active(self) -> bool:
         """Whether the thought is ACTIVE."""
@@ -289,10 +286,7 @@ class EdgeRecord(BoundedModel):
             raise ValueError(f"an edge cannot link thought {value!r} to itself")
         return value
 
-    @field_validator("valid_until")
-    @classmethod
-    def _check_interval(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
-        return checked_valid_until(info.data.get("valid_from"), value)
+    _check_interval = field_validator("valid_until")(valid_until_field)
 
     @property
     def link_confidence(self) -> float:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, model_validator
 
 from engrava_graph.model.errors import InvalidRecencyArgumentError
 
@@ -197,16 +197,16 @@ class ValidTimeFilter(BaseModel):
         return {"vt_kind": self.kind.value, "vt_start": self.start, "vt_end": self.end}
 
 
-def checked_valid_until(
-    valid_from: datetime | None, valid_until: datetime | None
-) -> datetime | None:
-    """``valid_until`` when the valid-time interval is not inverted (equal instants are a legal
-    instantaneous fact). Models call it from a ``valid_until`` field validator, so the error
-    names that field (a REST 422's ``field`` is ``valid_until``).
+def valid_until_field(cls: type, value: datetime | None, info: ValidationInfo) -> datetime | None:
+    """A ``valid_until`` field validator for a model whose ``valid_from`` comes first
+    (``field_validator("valid_until")(valid_until_field)``): refuses an inverted valid-time
+    interval (equal instants are a legal instantaneous fact) under the field ``valid_until``, so
+    a REST 422 names it.
 
     Raises:
         ValueError: if ``valid_from`` is after ``valid_until``.
     """
-    if valid_from is not None and valid_until is not None and valid_from > valid_until:
-        raise ValueError(f"valid_until ({valid_until}) is before valid_from ({valid_from})")
-    return valid_until
+    valid_from = info.data.get("valid_from")
+    if valid_from is not None and value is not None and valid_from > value:
+        raise ValueError(f"valid_until ({value}) is before valid_from ({valid_from})")
+    return value
