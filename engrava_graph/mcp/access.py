@@ -108,7 +108,7 @@ class StoreSource:
             ToolError: the key may not use the namespace, or may not write.
             NamespaceNotFoundError: the namespace does not exist and ``create`` is off.
         """
-        chosen = validate_namespace(namespace or self.namespace)
+        chosen = validate_namespace(self.namespace if namespace is None else namespace)
         caller = self.caller(_headers(ctx))
         if not caller.may_use(chosen):
             raise ToolError(f"namespace_forbidden: this API key may not use namespace {chosen!r}")

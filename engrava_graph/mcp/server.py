@@ -35,7 +35,7 @@ from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.mcp.access import StoreSource, tool_errors
 from engrava_graph.mcp.context import register_prompts, register_resources
-from engrava_graph.model.bounds import no_loose_numbers
+from engrava_graph.model.bounds import Count, Cycle, no_loose_numbers
 from engrava_graph.model.enums import (
     EdgeDirection,
     EdgeType,
@@ -64,7 +64,15 @@ Namespace = Annotated[
 ]
 _INT = no_loose_numbers(int)
 _FLOAT = no_loose_numbers(float)
-TopK = Annotated[int, _INT, Field(ge=1, le=100, description="How many results, 1-100.")]
+# The bounds come before the number check, so that the tool schemas publish them as JSON
+# Schema's minimum/maximum (after it, pydantic would publish its own "ge"/"le").
+TopK = Annotated[int, Field(ge=1, le=100, description="How many results, 1-100."), _INT]
+Unit = Annotated[float, Field(ge=0.0, le=1.0), _FLOAT]
+CycleArg = Annotated[Cycle, _INT]
+Offset = Annotated[Count, _INT]
+ListLimit = Annotated[int, Field(ge=1, le=1000), _INT]
+EdgeLimit = Annotated[int, Field(ge=1, le=5000), _INT]
+
 
 INSTRUCTIONS = (
     "A long-term memory on a Neo4j thought graph. Use `retrieve` to recall what is relevant to a "
@@ -130,7 +138,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
         ctx: Context,
         top_k: TopK = DEFAULT_TOP_K,
         namespace: Namespace = None,
-        min_confidence: Annotated[float, _FLOAT, Field(ge=0.0, le=1.0)] = 0.0,
+        min_confidence: Unit = 0.0,
         metadata_filter: dict[str, Any] | None = None,
         now: Annotated[
             str | None,
@@ -199,11 +207,11 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
         thought_type: ThoughtType | None = None,
         lifecycle_status: LifecycleStatus | None = None,
         priority: Priority | None = None,
-        min_cycle: Annotated[int | None, _INT] = None,
-        max_cycle: Annotated[int | None, _INT] = None,
+        min_cycle: CycleArg | None = None,
+        max_cycle: CycleArg | None = None,
         include_expired: bool = False,
-        limit: Annotated[int, _INT, Field(ge=1, le=1000)] = DEFAULT_LIST_LIMIT,
-        offset: Annotated[int, _INT, Field(ge=0)] = 0,
+        limit: ListLimit = DEFAULT_LIST_LIMIT,
+        offset: Offset = 0,
         namespace: Namespace = None,
     ) -> dict[str, Any]:
         """List thoughts by type, lifecycle status, priority and cycle range, unranked, ordered
@@ -227,7 +235,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
         metadata_filter: dict[str, Any],
         ctx: Context,
         thought_type: ThoughtType | None = None,
-        limit: Annotated[int, _INT, Field(ge=1, le=1000)] = DEFAULT_LIST_LIMIT,
+        limit: ListLimit = DEFAULT_LIST_LIMIT,
         namespace: Namespace = None,
     ) -> dict[str, Any]:
         """Structured query: the thoughts whose metadata matches every entry of
@@ -275,7 +283,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
     async def list_edges(
         ctx: Context,
         edge_type: EdgeType | None = None,
-        limit: Annotated[int, _INT, Field(ge=1, le=5000)] = 500,
+        limit: EdgeLimit = 500,
         namespace: Namespace = None,
     ) -> dict[str, Any]:
         """Edges of the namespace, optionally of one type, oldest first."""
@@ -297,7 +305,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
         thought_type: ThoughtType = ThoughtType.NOTE,
         priority: Priority = Priority.P3,
         source: str = "agent",
-        confidence: Annotated[float | None, _FLOAT, Field(ge=0.0, le=1.0)] = None,
+        confidence: Unit | None = None,
         metadata: dict[str, Any] | None = None,
         valid_from: Annotated[str | None, Field(description="When it happened, ISO 8601.")] = None,
         thought_id: str | None = None,
@@ -334,7 +342,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
         content: str | None = None,
         priority: Priority | None = None,
         lifecycle_status: LifecycleStatus | None = None,
-        confidence: Annotated[float | None, _FLOAT, Field(ge=0.0, le=1.0)] = None,
+        confidence: Unit | None = None,
         namespace: Namespace = None,
     ) -> dict[str, Any]:
         """Change the given fields of a thought (the others stay); returns the new version."""
@@ -360,7 +368,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
         edge_type: EdgeType,
         ctx: Context,
         weight: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0,
-        confidence: Annotated[float | None, _FLOAT, Field(ge=0.0, le=1.0)] = None,
+        confidence: Unit | None = None,
         edge_id: str | None = None,
         namespace: Namespace = None,
     ) -> dict[str, Any]:
@@ -401,9 +409,8 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
     @server.tool(annotations=_UPDATE)
     async def dream(
         cycle: Annotated[
-            int,
+            CycleArg,
             Field(
-                ge=0,
                 description=(
                     "The cognitive cycle to dream at (the agent's own clock, e.g. its turn "
                     "or session count)."

@@ -202,6 +202,18 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
     for loose in (True, "3", 5.0):  # not silently read as 1, 3 and 5
         said = await error_text(client, "retrieve", query="x", top_k=loose, namespace=namespace)
         assert "Input should be an integer" in said, said
+    for tool, too_big in (
+        ("list_memory", {"min_cycle": 2**63}),
+        ("list_memory", {"offset": 2**63}),
+        ("dream", {"cycle": 2**70}),
+    ):  # refused as arguments, before Neo4j (which stores 64-bit integers) sees them
+        said = await error_text(client, tool, namespace=namespace, **too_big)
+        assert f"less than or equal to {2**63 - 1}" in said, said
+    nameless = await error_text(client, "retrieve", query="x", namespace="")
+    assert nameless.startswith("invalid_namespace"), nameless  # not the server's namespace
+    schemas = {t.name: t.input_schema["properties"] for t in (await client.list_tools()).tools}
+    top_k = schemas["retrieve"]["top_k"]
+    assert (top_k["minimum"], top_k["maximum"]) == (1, 100) and "le" not in top_k, top_k
     unaddressable = await error_text(
         client, "store_thought", essence="x", thought_id="notes/today", namespace=namespace
     )
