@@ -35,10 +35,12 @@ from langgraph.store.base import (
     SearchItem,
     SearchOp,
 )
+from pydantic import ValidationError
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.model.bounds import blank
 from engrava_graph.model.enums import ThoughtType
+from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import ESSENCE_MAX_CHARS, ThoughtRecord
 from engrava_graph.retrieval.results import RetrievalResponse
@@ -46,6 +48,8 @@ from engrava_graph.retrieval.results import RetrievalResponse
 META_KEY = "langgraph"
 TEXT_FIELDS = ("text", "content", "memory", "data")
 _PAGE = 1000
+RANKED_MAX = 100
+"""The most items a search with a query ranks (the retrieval cycle's ``top_k`` bound)."""
 
 
 def item_id(store_namespace: str, namespace: tuple[str, ...], key: str) -> str:
@@ -105,6 +109,24 @@ def _item(thought: ThoughtRecord, score: float | None = None) -> SearchItem:
     )
 
 
+def _json_value(value: Any) -> tuple[dict[str, Any], str]:
+    """An item's value and its JSON text.
+
+    Raises:
+        ValidationFailedError: the value is not a dict, or holds something JSON cannot hold.
+    """
+    if not isinstance(value, dict):
+        raise ValidationFailedError.of_field(
+            "value", f"an item's value must be a dict, not {type(value).__name__}"
+        )
+    try:
+        return dict(value), json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValidationFailedError.of_field(
+            "value", f"an item's value must be JSON (str, number, bool, None, list, dict): {exc}"
+        ) from None
+
+
 def _matches(value: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
     """The value has every ``wanted`` field equal (LangGraph's exact-match filter)."""
     return all(value.get(name) == expected for name, expected in (wanted or {}).items())
@@ -158,14 +180,13 @@ class EngravaStore(BaseStore):
         if op.value is None:
             await self.store.delete_thought(thought_id)
             return
-        value = dict(op.value)
+        value, content = _json_value(op.value)
         essence = item_text(value).strip()[:ESSENCE_MAX_CHARS] or op.key
-        content = json.dumps(value, default=str)
         if await self.store.get_thought(thought_id) is not None:
             await self.store.update_thought(thought_id, essence=essence, content=content)
             return
-        await self.store.create_thought(
-            ThoughtRecord(
+        try:
+            record = ThoughtRecord(
                 thought_id=thought_id,
                 thought_type=ThoughtType.NOTE,
                 essence=essence,
@@ -173,7 +194,9 @@ class EngravaStore(BaseStore):
                 source="langgraph",
                 metadata=_metadata(op.namespace, op.key),
             )
-        )
+        except ValidationError as exc:  # a NUL in the key, a value over the size bound, ...
+            raise ValidationFailedError.from_pydantic(exc) from None
+        await self.store.create_thought(record)
 
     async def recall(
         self, namespace_prefix: tuple[str, ...], query: str, *, top_k: int = 5
@@ -192,24 +215,43 @@ class EngravaStore(BaseStore):
         )
 
     async def _search(self, op: SearchOp) -> list[SearchItem]:
-        wanted = op.offset + op.limit
-        prefix = _prefix_filter(op.namespace_prefix)
-        if op.query:
-            response = await self.recall(
-                op.namespace_prefix, op.query, top_k=min(100, max(wanted, 1))
+        """The items under the prefix that match ``op.filter``, then ``op.offset`` and
+        ``op.limit`` (the filter runs before the page is cut). With a query they are the
+        cycle's best :data:`RANKED_MAX` in rank order; without one, every item by id."""
+        if op.offset < 0 or op.limit < 0:
+            raise ValidationFailedError.of_field(
+                "offset" if op.offset < 0 else "limit", "offset and limit must be >= 0"
             )
+        wanted = op.offset + op.limit
+        if op.query:
+            if wanted > RANKED_MAX:
+                raise ValidationFailedError.of_field(
+                    "offset",
+                    f"a search with a query ranks at most {RANKED_MAX} items: "
+                    f"offset + limit is {wanted}",
+                )
+            top_k = RANKED_MAX if op.filter else max(wanted, 1)
+            response = await self.recall(op.namespace_prefix, op.query, top_k=top_k)
             found = await self.store.get_thoughts([r.thought_id for r in response.results])
-            items = [
+            ranked = (
                 _item(found[r.thought_id], r.confidence)
                 for r in response.results
                 if r.thought_id in found
-            ]
-        else:
-            listed = await self.store.list_thoughts(
-                filters=MetadataFilter.from_mapping(prefix), limit=_PAGE
             )
-            items = [_item(t) for t in listed]
-        return [i for i in items if _matches(i.value, op.filter)][op.offset : wanted]
+            return [i for i in ranked if _matches(i.value, op.filter)][op.offset : wanted]
+        kept: list[SearchItem] = []
+        after: str | None = None
+        while len(kept) < wanted:
+            page = await self.store.list_thoughts(
+                filters=MetadataFilter.from_mapping(_prefix_filter(op.namespace_prefix)),
+                after_id=after,
+                limit=_PAGE,
+            )
+            kept += [i for i in map(_item, page) if _matches(i.value, op.filter)]
+            if len(page) < _PAGE:
+                break
+            after = page[-1].thought_id
+        return kept[op.offset : wanted]
 
     async def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         seen: set[tuple[str, ...]] = set()

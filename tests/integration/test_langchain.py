@@ -14,6 +14,7 @@ pytest.importorskip("langgraph", reason="the LangChain tests need the `langchain
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.integrations.langchain import EngravaRetriever, memory_tools  # noqa: E402
 from engrava_graph.integrations.langgraph_store import EngravaStore  # noqa: E402
+from engrava_graph.model.errors import ValidationFailedError  # noqa: E402
 from examples.langgraph_agent import chat, main, parse, scripted_model  # noqa: E402
 
 
@@ -52,6 +53,31 @@ async def test_store_put_get_search_namespaces_delete(store: Neo4jEngravaCore) -
     assert await memories.aget(("bob", "facts"), "k1") is None
     with pytest.raises(NotImplementedError):
         memories.get(("alice", "facts"), "k1")
+
+
+async def test_store_filters_before_the_page_and_refuses_what_it_cannot_keep(
+    store: Neo4jEngravaCore,
+) -> None:
+    memories = EngravaStore(store)
+    for i in range(6):
+        await memories.aput(("u1",), f"k{i}", {"text": f"My cat is called Tom ({i})", "kind": "a"})
+    await memories.aput(("u1",), "cat", {"text": "What is my cat called? Tom", "kind": "b"})
+    # The filter runs before the page is cut: the one "b" item is found with limit 1.
+    asked = await memories.asearch(("u1",), query="cat name", filter={"kind": "b"}, limit=1)
+    assert [i.key for i in asked] == ["cat"]
+    assert [i.key for i in await memories.asearch(("u1",), filter={"kind": "b"}, limit=1)] == [
+        "cat"
+    ]
+    assert len(await memories.asearch(("u1",), limit=2, offset=5)) == 2
+    for bad in ({"offset": -1}, {"limit": -1}, {"query": "cat", "offset": 200}):
+        with pytest.raises(ValidationFailedError):
+            await memories.asearch(("u1",), **bad)
+    for value in ("just a string", {"when": object()}, {"x": float("nan")}):
+        with pytest.raises(ValidationFailedError, match="value"):
+            await memories.aput(("u1",), "odd", value)  # type: ignore[arg-type]
+    with pytest.raises(ValidationFailedError):
+        await memories.aput(("u1",), "nul\x00key", {"text": "x"})
+    assert await memories.aget(("u1",), "odd") is None
 
 
 async def test_retriever_and_tools(store: Neo4jEngravaCore) -> None:
