@@ -17,7 +17,7 @@ from fastapi_offline import FastAPIOffline
 
 from api.auth import KeyRing
 from api.errors import install_error_handlers
-from api.middleware import BodyLimitMiddleware, RequestLogMiddleware
+from api.middleware import BodyLimitMiddleware, PathEncodingMiddleware, RequestLogMiddleware
 from api.openapi_examples import install_examples
 from api.routers import conversations, dream, edges, health, retrieval, thoughts
 from api.settings import ApiSettings
@@ -97,6 +97,7 @@ def create_app(
     app.state.settings = settings
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(PathEncodingMiddleware)
     app.add_middleware(RequestLogMiddleware)
     for module in (retrieval, thoughts, conversations, edges, dream, health):
         app.include_router(module.router)

@@ -1,4 +1,5 @@
-"""ASGI middleware: request ids and one structured log line per request; the body size limit.
+"""ASGI middleware: request ids and one structured log line per request; the body size limit;
+URL paths that are not UTF-8.
 
 The log line (logger ``api.access``, level INFO) carries ``request_id``, ``method``, ``route``
 (the route template, e.g. ``/v1/thoughts/{thought_id}``, never query strings), ``status``, ``ms``,
@@ -12,6 +13,7 @@ import re
 import time
 import uuid
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -128,3 +130,33 @@ class BodyLimitMiddleware:
             return message
 
         await self.app(scope, counted, send)
+
+
+class PathEncodingMiddleware:
+    """Refuse a URL path that is not UTF-8 once percent-decoded (``/v1/conversations/%FF``)
+    with 422 ``invalid_request`` naming ``path``. The server decodes such bytes to U+FFFD, so
+    different ids (``%FF``, ``%FE``) would name one conversation or thought.
+
+    Args:
+        app: the wrapped application.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raw = scope.get("raw_path") if scope["type"] == "http" else None
+        if raw is not None:
+            try:
+                unquote_to_bytes(raw).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                response = error_response(
+                    422,
+                    "invalid_request",
+                    f"the URL path is not UTF-8 once percent-decoded (byte {exc.start}); "
+                    "percent-encode the UTF-8 bytes of each id",
+                    field="path",
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

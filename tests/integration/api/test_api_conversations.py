@@ -99,7 +99,15 @@ def test_bad_messages_are_422_naming_the_message(api: Api) -> None:
         refused = api.post(f"/v1/conversations/{segment}/messages", json={"messages": MESSAGES})
         assert refused.status_code == 422, (segment, refused.text)
         assert refused.json()["field"] == "conversation_id", refused.json()
+    # bytes that are not UTF-8 would all decode to U+FFFD, one conversation for every such id
+    for segment in ("%FF", "%FE", "%C3", "a%C3%28"):
+        refused = api.post(f"/v1/conversations/{segment}/messages", json={"messages": MESSAGES})
+        assert refused.status_code == 422, (segment, refused.text)
+        assert refused.json()["field"] == "path" and "UTF-8" in refused.json()["message"]
+    assert api.get("/v1/thoughts/%FF").json()["field"] == "path"
     assert api.footprint() == (0, 0)
+    accented = api.post("/v1/conversations/caf%C3%A9/messages", json={"messages": MESSAGES})
+    assert accented.status_code == 201, accented.text
 
 
 def test_keys_are_checked(make_api: Callable[..., Api]) -> None:
