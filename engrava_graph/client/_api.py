@@ -26,7 +26,8 @@ class ClientApi(RetrievalCalls, ThoughtCalls, EdgeCalls, DreamCalls):
             service run with ``--insecure-dev``.
         namespace: the namespace every call works in (``X-Namespace``); writing a thought
             creates it.
-        timeout: seconds for each of connect, read, write and pool wait of one request.
+        timeout: seconds for each of connect, read, write and pool wait of one request; a
+            batch (``add_messages``, ``bulk_store``) may read 10 ms longer per record.
         max_retries: retries of a 503 or a transport failure after the first attempt.
         max_retry_after: the longest ``Retry-After`` the client honours, seconds.
         transport: an ``httpx`` transport to send through (tests, proxies); default: httpx's.

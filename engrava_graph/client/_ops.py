@@ -30,6 +30,8 @@ from typing import (
     overload,
 )
 
+import httpx
+
 T = TypeVar("T")
 R = TypeVar("R")
 P = ParamSpec("P")
@@ -46,16 +48,20 @@ class Exchange:
         url: the path under the client's base URL (``/v1/thoughts/<id>``).
         json: the JSON body, or None.
         params: the query parameters, or None.
+        timeout: this request's timeouts when they differ from the client's (a large batch
+            reads longer), or None.
     """
 
     method: str
     url: str
     json: Any = None
     params: Mapping[str, Any] | None = None
+    timeout: httpx.Timeout | None = None
 
     def request_args(self) -> dict[str, Any]:
         """Keyword arguments of ``httpx.Client.request`` / ``httpx.AsyncClient.request``."""
-        return {"method": self.method, "url": self.url, "json": self.json, "params": self.params}
+        args = {"method": self.method, "url": self.url, "json": self.json, "params": self.params}
+        return args if self.timeout is None else {**args, "timeout": self.timeout}
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,7 @@ class ThoughtCalls(ClientBase):
                     "/v1/thoughts:bulk",
                     BulkResult.model_validate,
                     json=body.model_dump(mode="json", exclude_none=True),
+                    items=len(body.thoughts),
                 )
             )
         )
@@ -215,6 +216,7 @@ class ThoughtCalls(ClientBase):
                     json=sent(body),
                     context={"conversation_id": conversation_id},
                     replayable=True,
+                    items=len(body.messages),
                 )
             )
         )

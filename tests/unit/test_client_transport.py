@@ -16,6 +16,7 @@ from engrava_graph.client._ops import Exchange, Run, Sleep
 from engrava_graph.client._transport import (
     BACKOFF_INITIAL,
     BACKOFF_JITTER,
+    SECONDS_PER_ITEM,
     Call,
     Transport,
     retry_after,
@@ -179,6 +180,17 @@ def test_a_request_that_may_have_arrived_is_retried_only_when_replayable() -> No
         run_send(transport, create, [timeout])
     result, effects = run_send(transport, GET_THOUGHT, [timeout, answer(200, thought_json())])
     assert result.thought_id == "x" and isinstance(effects[1], Sleep)
+
+
+def test_a_batch_reads_longer_in_proportion_to_its_records() -> None:
+    transport = Transport(BASE, timeout=30.0)
+    batch = Call("POST", "/v1/conversations/c/messages", None, json={}, items=10_000)
+    first = next(transport.send(batch))
+    assert isinstance(first, Exchange) and first.timeout is not None
+    assert first.timeout.read == pytest.approx(30.0 + 10_000 * SECONDS_PER_ITEM)
+    assert first.timeout.connect == 30.0 and first.request_args()["timeout"] is first.timeout
+    single = next(transport.send(GET_THOUGHT))
+    assert single.timeout is None and "timeout" not in single.request_args()  # the client's
 
 
 def test_error_answers_are_not_retried() -> None:
