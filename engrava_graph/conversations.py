@@ -255,15 +255,18 @@ def validate_messages(
         The messages as :class:`Message` objects, in order.
 
     Raises:
-        ValidationFailedError: a conversation id :func:`checked_conversation_id` refuses, more
-            than :data:`MAX_MESSAGES` messages, or an invalid message (its index in ``loc``).
+        ValidationFailedError: a conversation id :func:`checked_conversation_id` refuses, no
+            message or more than :data:`MAX_MESSAGES`, or an invalid message (its index in
+            ``loc``).
     """
     checked_conversation_id(conversation_id)
     if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Sequence):
         raise ValidationFailedError("messages must be a list of messages")
-    if len(messages) > MAX_MESSAGES:
-        raise ValidationFailedError(
-            f"at most {MAX_MESSAGES} messages per call, got {len(messages)}; send them in parts"
+    if not 1 <= len(messages) <= MAX_MESSAGES:
+        raise ValidationFailedError.of_field(
+            "messages",
+            f"send 1-{MAX_MESSAGES} messages per call, got {len(messages)}"
+            + ("; send them in parts" if messages else ""),
         )
     parsed: list[Message] = []
     for index, item in enumerate(messages):
@@ -406,8 +409,6 @@ async def add_messages(
         EmbeddingError: the provider failed (nothing is written).
     """
     parsed = validate_messages(conversation_id, messages)
-    if not parsed:
-        return []
     namespace = store.namespace
     conversation_tid = conversation_thought_id(namespace, conversation_id)
     vectors: dict[str, list[float] | None] = {}

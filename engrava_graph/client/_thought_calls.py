@@ -7,12 +7,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from engrava_graph.client._base import ClientBase, path, sent
 from engrava_graph.client._ops import Op, Page, listing, operation
 from engrava_graph.client._transport import Call, log, validated
-from engrava_graph.conversations import checked_conversation_id
+from engrava_graph.conversations import Message, validate_messages
 from engrava_graph.model.enums import (
     LifecycleStatus,
     Priority,
@@ -179,7 +177,7 @@ class ThoughtCalls(ClientBase):
     def add_messages(
         self,
         conversation_id: str,
-        messages: Sequence[Mapping[str, Any] | BaseModel],
+        messages: Sequence[Message | Mapping[str, Any]],
         *,
         source: str | None = None,
     ) -> Op[MessagesResult]:
@@ -204,7 +202,7 @@ class ThoughtCalls(ClientBase):
                 message (``errors[].loc`` holds its index).
             MessageConflictError: a stored message id with other content (nothing is stored).
         """
-        checked_conversation_id(conversation_id)
+        validate_messages(conversation_id, messages)  # the library's checks and messages
         options = {} if source is None else {"source": source}
         body = validated(MessagesRequest, {"messages": list(messages), **options})
         return (

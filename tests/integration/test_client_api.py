@@ -252,6 +252,10 @@ async def test_conversation_messages(make_client: Callable[..., Awaiting]) -> No
     with pytest.raises(ValidationFailedError) as slashed:  # no URL path carries it: not a 404
         await client.add_messages("a/b", messages)
     assert slashed.value.errors[0]["loc"] == ("conversation_id",)
+    with pytest.raises(ValidationFailedError, match="must be a list of messages"):
+        await client.add_messages("chat-1", "hello")  # type: ignore[arg-type]
+    with pytest.raises(ValidationFailedError, match="1-10000 messages"):
+        await client.add_messages("chat-1", [])  # as the library, REST and MCP
     with pytest.raises(PermissionDeniedError) as read_only:
         await make_client(client.client.namespace, api_key=READER).add_messages("chat-1", messages)
     assert read_only.value.code == "read_only_key"

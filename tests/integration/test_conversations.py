@@ -105,7 +105,8 @@ async def test_bad_input_and_failed_embedding_write_nothing(make_store):
     with pytest.raises(EmbeddingError):
         await store.add_messages("c", [{"speaker": "A", "content": "hi"}])
     assert not await store.namespace_exists()
-    assert await store.add_messages("c", []) == []
+    with pytest.raises(ValidationFailedError, match="1-10000 messages"):
+        await store.add_messages("c", [])  # as over REST, MCP and the client
 
 
 async def test_concurrent_calls_on_one_conversation_get_distinct_positions(store):

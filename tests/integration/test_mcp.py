@@ -209,6 +209,10 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
     ):  # refused as arguments, before Neo4j (which stores 64-bit integers) sees them
         said = await error_text(client, tool, namespace=namespace, **too_big)
         assert f"less than or equal to {2**63 - 1}" in said, said
+    empty = await error_text(
+        client, "add_messages", conversation_id="standup", messages=[], namespace=namespace
+    )
+    assert empty.startswith("validation_failed") and "1-10000 messages" in empty, empty
     nameless = await error_text(client, "retrieve", query="x", namespace="")
     assert nameless.startswith("invalid_namespace"), nameless  # not the server's namespace
     schemas = {t.name: t.input_schema["properties"] for t in (await client.list_tools()).tools}
