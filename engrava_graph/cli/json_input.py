@@ -32,8 +32,11 @@ def problem(error: Exception) -> str:
     Args:
         error: a :class:`json.JSONDecodeError`, a :class:`NotUtf8Error`, a ``KeyError`` (a
             missing field), a pydantic ``ValidationError``, a :class:`ValidationFailedError`
-            or another ``ValueError``.
+            or another ``ValueError``; a ``RecursionError`` (JSON nested deeper than Python's
+            parser goes).
     """
+    if isinstance(error, RecursionError):
+        return "the JSON is nested too deeply"
     if isinstance(error, json.JSONDecodeError):
         return f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
     if isinstance(error, KeyError):
@@ -192,9 +195,6 @@ def read_conversation(path: Path) -> tuple[str, list[Message]]:
                 f"unknown field {unknown[0]!r}; the file holds {', '.join(CONVERSATION_FIELDS)}"
             )
         conversation_id = body["conversation_id"]
-        messages = validate_messages(conversation_id, body["messages"])
-        if not messages:  # as POST /v1/conversations/{id}/messages refuses it
-            raise ValueError("messages is empty: give at least one message")
-        return conversation_id, messages
-    except (ValueError, KeyError) as error:
+        return conversation_id, validate_messages(conversation_id, body["messages"])
+    except (ValueError, KeyError, RecursionError) as error:
         raise DatasetError(f"{path}: {problem(error)}") from None

@@ -398,6 +398,8 @@ def read_export(
             raise DatasetError(
                 f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
             ) from None
+        except RecursionError:
+            raise DatasetError(f"line {number}: {problem(RecursionError())}") from None
         try:
             kind = row.get("kind")
             if number == 1:

@@ -108,7 +108,8 @@ def _conversation_problem(tmp_path: Path, text: str) -> tuple[int, str]:
             "invalid messages.0.content: Field required",
         ),
         (json.dumps({"conversation_id": " ", "messages": []}), "conversation_id"),
-        (json.dumps({"conversation_id": "c", "messages": []}), "messages is empty"),
+        (json.dumps({"conversation_id": "c", "messages": []}), "send 1-10000 messages"),
+        ('{"conversation_id": "c", "messages": ' + "[" * 5000 + "]" * 5000 + "}", "too deeply"),
         (
             json.dumps({"conversation_id": "c", "messages": [], "bogus": 1}),
             "unknown field 'bogus'; the file holds conversation_id, messages",
