@@ -28,14 +28,14 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from pydantic_core import to_jsonable_python
 
 from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.mcp.access import StoreSource, tool_errors
 from engrava_graph.mcp.context import register_prompts, register_resources
-from engrava_graph.model.bounds import Count, Cycle, no_loose_numbers
+from engrava_graph.model.bounds import Count, Cycle, no_loose_numbers, visible_text
 from engrava_graph.model.enums import (
     EdgeDirection,
     EdgeType,
@@ -70,6 +70,15 @@ TopK = Annotated[int, Field(ge=1, le=100, description="How many results, 1-100."
 Unit = Annotated[float, Field(ge=0.0, le=1.0), _FLOAT]
 CycleArg = Annotated[Cycle, _INT]
 Offset = Annotated[Count, _INT]
+SearchText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=2000,
+        description="The search text (at least one visible character).",
+    ),
+    BeforeValidator(visible_text),
+]  # refused when blank, as retrieve's query is (it used to find nothing, silently)
 ListLimit = Annotated[int, Field(ge=1, le=1000), _INT]
 EdgeLimit = Annotated[int, Field(ge=1, le=5000), _INT]
 
@@ -182,7 +191,10 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
 
     @server.tool(annotations=_READ)
     async def search_memory(
-        query_text: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K, namespace: Namespace = None
+        query_text: SearchText,
+        ctx: Context,
+        top_k: TopK = DEFAULT_TOP_K,
+        namespace: Namespace = None,
     ) -> dict[str, Any]:
         """Hybrid ranked search (keywords + vector + recency + priority), as the peer's
         search_memory. Returns thought ids with scores; use `retrieve` for the full cycle."""
@@ -193,7 +205,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
 
     @server.tool(annotations=_READ)
     async def search_keywords(
-        query: str, ctx: Context, top_k: TopK = DEFAULT_TOP_K, namespace: Namespace = None
+        query: SearchText, ctx: Context, top_k: TopK = DEFAULT_TOP_K, namespace: Namespace = None
     ) -> dict[str, Any]:
         """Full-text (Lucene BM25) keyword search. Returns thought ids with scores."""
         async with tool_errors():

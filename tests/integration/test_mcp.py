@@ -213,6 +213,9 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
         client, "add_messages", conversation_id="standup", messages=[], namespace=namespace
     )
     assert empty.startswith("validation_failed") and "1-10000 messages" in empty, empty
+    for tool, argument in (("search_memory", "query_text"), ("search_keywords", "query")):
+        blank = await error_text(client, tool, namespace=namespace, **{argument: " \u200b"})
+        assert "visible character" in blank, blank
     nameless = await error_text(client, "retrieve", query="x", namespace="")
     assert nameless.startswith("invalid_namespace"), nameless  # not the server's namespace
     schemas = {t.name: t.input_schema["properties"] for t in (await client.list_tools()).tools}
