@@ -105,8 +105,8 @@ class BodyLimitMiddleware:
 
     def _message(self) -> str:
         return (
-            f"the request body is larger than {self.max_bytes} bytes; split it "
-            f"(e.g. several POST /v1/thoughts:bulk calls)"
+            f"the request body is larger than {self.max_bytes} bytes; send it in parts "
+            f"(fewer thoughts or messages per call)"
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
