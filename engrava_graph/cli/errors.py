@@ -103,6 +103,9 @@ def describe(error: BaseException) -> tuple[int, str]:
     if isinstance(error, EngravaGraphError):
         code = EXIT_USAGE if isinstance(error, (ValueError, *_CALLER_ERRORS)) else EXIT_FAILURE
         return code, _one_line(str(error))
+    if isinstance(error, ValueError) and isinstance(error.__cause__, OSError):
+        # The driver's name lookup: "Cannot resolve address nohost:7687" from socket.gaierror.
+        return EXIT_USAGE, f"Neo4j cannot be reached: {_one_line(str(error))}; check NEO4J_URI"
     if isinstance(error, neo4j.exceptions.DriverError | OSError):
         return EXIT_FAILURE, _one_line(str(error) or type(error).__name__)
     return EXIT_FAILURE, (

@@ -4,6 +4,8 @@ the real Neo4j are in tests/integration/test_cli_errors.py."""
 
 from __future__ import annotations
 
+import socket
+
 import pydantic
 import pytest
 
@@ -33,6 +35,17 @@ def _pydantic_error() -> pydantic.ValidationError:
     return caught.value
 
 
+def _unresolved() -> ValueError:
+    """The driver's failed name lookup: a ValueError raised from socket.gaierror."""
+    try:
+        try:
+            raise socket.gaierror(-2, "Name or service not known")
+        except OSError as cause:
+            raise ValueError("Cannot resolve address nohost:7687") from cause
+    except ValueError as error:
+        return error
+
+
 @pytest.mark.parametrize(
     "error, code, needle",
     [
@@ -59,6 +72,7 @@ def _pydantic_error() -> pydantic.ValidationError:
         (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
         (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
         (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),
+        (_unresolved(), EXIT_USAGE, "Neo4j cannot be reached: Cannot resolve address nohost:7687"),
         (
             RuntimeError("boom\nsecond line"),
             EXIT_FAILURE,
