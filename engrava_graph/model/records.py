@@ -131,7 +131,7 @@ class ThoughtRecord(BoundedModel):
     priority: Priority = Priority.P3
     lifecycle_status: LifecycleStatus = LifecycleStatus.ACTIVE
     created_cycle: Cycle = 0
-    updated_cycle: Cycle = 0
+    updated_cycle: Cycle = Field(default=0, validate_default=True)  # checked against created_cycle
     source: str = Field(min_length=1, max_length=256)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     source_type: KnowledgeSource = KnowledgeSource.EXPERIENCE

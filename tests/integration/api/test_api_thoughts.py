@@ -238,6 +238,8 @@ def test_patch_refuses_fixed_and_empty_changes(api: Api) -> None:
     body = {"thought_type": "OBSERVATION", "essence": "x", "content": "x", "source": "t"}
     backwards = api.post("/v1/thoughts", json={**body, "created_cycle": 5, "updated_cycle": 2})
     assert backwards.status_code == 422 and backwards.json()["field"] == "updated_cycle"
+    unset = api.post("/v1/thoughts", json={**body, "created_cycle": 64})  # updated_cycle: 0
+    assert unset.status_code == 422 and unset.json()["field"] == "updated_cycle", unset.text
     # An empty text and one of spaces are refused alike, as when the thought is created.
     blank = [api.patch(path, json={"content": text}).json() for text in ("", "   ", "\u200b")]
     assert all(b["field"] == "content" for b in blank), blank
