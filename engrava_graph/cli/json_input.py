@@ -26,6 +26,10 @@ CONVERSATION_FIELDS = ("conversation_id", "messages")
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number"}
 
 
+TOO_DEEP = "the JSON is nested too deeply"
+"""What a ``RecursionError`` of Python's JSON parser means (nesting deeper than it goes)."""
+
+
 def problem(error: Exception) -> str:
     """What is wrong with a parsed JSON value, in one line (no exception class names).
 
@@ -36,7 +40,7 @@ def problem(error: Exception) -> str:
             parser goes).
     """
     if isinstance(error, RecursionError):
-        return "the JSON is nested too deeply"
+        return TOO_DEEP
     if isinstance(error, json.JSONDecodeError):
         return f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
     if isinstance(error, KeyError):

@@ -30,6 +30,7 @@ from rich.console import Console
 
 from engrava_graph.cli.common import error_exit, request_clock
 from engrava_graph.cli.json_input import (
+    TOO_DEEP,
     NotUtf8Error,
     open_input,
     open_output,
@@ -399,7 +400,7 @@ def read_export(
                 f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
             ) from None
         except RecursionError:
-            raise DatasetError(f"line {number}: {problem(RecursionError())}") from None
+            raise DatasetError(f"line {number}: {TOO_DEEP}") from None
         try:
             kind = row.get("kind")
             if number == 1:

@@ -202,9 +202,9 @@ class ThoughtCalls(ClientBase):
                 message (``errors[].loc`` holds its index).
             MessageConflictError: a stored message id with other content (nothing is stored).
         """
-        validate_messages(conversation_id, messages)  # the library's checks and messages
+        checked = validate_messages(conversation_id, messages)  # the library's checks, once
         options = {} if source is None else {"source": source}
-        body = validated(MessagesRequest, {"messages": list(messages), **options})
+        body = validated(MessagesRequest, {"messages": checked, **options})
         return (
             yield from self._send(
                 Call(

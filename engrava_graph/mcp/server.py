@@ -28,14 +28,14 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
-from pydantic import BeforeValidator, Field
+from pydantic import Field
 from pydantic_core import to_jsonable_python
 
 from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.mcp.access import StoreSource, tool_errors
 from engrava_graph.mcp.context import register_prompts, register_resources
-from engrava_graph.model.bounds import Count, Cycle, no_loose_numbers, visible_text
+from engrava_graph.model.bounds import Count, Cycle, no_loose_numbers
 from engrava_graph.model.enums import (
     EdgeDirection,
     EdgeType,
@@ -48,7 +48,7 @@ from engrava_graph.model.errors import (
 )
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
-from engrava_graph.retrieval.request import RetrieveRequest
+from engrava_graph.retrieval.request import QueryText, RetrieveRequest
 
 SERVER_NAME = "engrava-graph"
 DEFAULT_TOP_K = 10
@@ -71,13 +71,7 @@ Unit = Annotated[float, Field(ge=0.0, le=1.0), _FLOAT]
 CycleArg = Annotated[Cycle, _INT]
 Offset = Annotated[Count, _INT]
 SearchText = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=2000,
-        description="The search text (at least one visible character).",
-    ),
-    BeforeValidator(visible_text),
+    QueryText, Field(description="The search text (at least one visible character).")
 ]  # refused when blank, as retrieve's query is (it used to find nothing, silently)
 ListLimit = Annotated[int, Field(ge=1, le=1000), _INT]
 EdgeLimit = Annotated[int, Field(ge=1, le=5000), _INT]

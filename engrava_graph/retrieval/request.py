@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BeforeValidator, ConfigDict, Field, ValidationError
 
 from engrava_graph.model.bounds import BoundedModel, Cycle, visible_text
 from engrava_graph.model.errors import ValidationFailedError
 from engrava_graph.model.metadata import MetadataFilter
 from engrava_graph.model.temporal import UtcDateTime
 from engrava_graph.retrieval.types import PathwayChoice
+
+QueryText = Annotated[
+    str, Field(min_length=1, max_length=2000, strict=True), BeforeValidator(visible_text)
+]
+"""A question or search text: 1-2000 characters, at least one of them visible (an empty text
+and one of spaces or invisible characters are refused alike, with the same message)."""
 
 
 class RetrieveRequest(BoundedModel):
@@ -37,7 +43,7 @@ class RetrieveRequest(BoundedModel):
 
     model_config = ConfigDict(frozen=True)
 
-    query: str = Field(min_length=1, max_length=2000, strict=True)
+    query: QueryText
     top_k: int = Field(default=10, ge=1, le=100)
     pathway: PathwayChoice = "auto"
     min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
@@ -49,11 +55,6 @@ class RetrieveRequest(BoundedModel):
     recency_now: UtcDateTime = None
     now: UtcDateTime = None
     include_archived: bool = False
-
-    @field_validator("query", mode="before")
-    @classmethod
-    def _not_blank(cls, value: Any, info: ValidationInfo) -> Any:
-        return visible_text(value, info)
 
     @classmethod
     def build(cls, **fields: Any) -> RetrieveRequest:
