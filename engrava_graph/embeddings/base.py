@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
+import threading
 from collections.abc import Sequence
 from typing import Final, Protocol, runtime_checkable
 
@@ -102,15 +105,44 @@ def checked_vectors(provider: EmbeddingProvider, texts: Sequence[str]) -> np.nda
     return vectors
 
 
+#: How long, at most, :func:`embed_off_loop` holds the event loop after handing a call to its
+#: worker thread, waiting for the worker to leave the interpreter (seconds).
+HANDOFF_TIMEOUT_S: Final = 0.002
+
+_HANDOFF: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
+    "engrava_graph_embedding_handoff", default=None
+)
+
+
+def leaving_interpreter() -> None:
+    """Say, on a provider's worker thread, that the call is about to leave the Python
+    interpreter for a while (a native forward pass that releases the GIL, or a wait for a busy
+    model), so the event loop that handed the call over may take the interpreter back (see
+    :func:`embed_off_loop`). Does nothing outside such a call; a provider that never calls it
+    is handed over when its call returns, or after :data:`HANDOFF_TIMEOUT_S`."""
+    event = _HANDOFF.get()
+    if event is not None:
+        event.set()
+
+
 async def embed_off_loop(provider: EmbeddingProvider, texts: Sequence[str]) -> np.ndarray:
     """:func:`checked_vectors` on a worker thread: how async code embeds, without blocking.
 
     A provider call is synchronous and CPU-bound (tens to hundreds of milliseconds per query
     with the default model); made on the event loop it would stall every other coroutine
     (in the REST service, every concurrent request would queue behind it). It runs in the
-    loop's default executor (``asyncio.to_thread``, context variables copied). If the awaiting
-    task is cancelled the call still finishes in its thread and the vectors are dropped;
-    callers write nothing before the vectors are back.
+    loop's default executor (context variables copied, as ``asyncio.to_thread`` does). If the
+    awaiting task is cancelled the call still finishes in its thread and the vectors are
+    dropped; callers write nothing before the vectors are back.
+
+    The hand-over: a worker thread needs the interpreter lock (GIL) to start the call, and the
+    loop thread keeps it while it runs Python, up to the interpreter's switch interval (5 ms),
+    so a question's embedding used to start only when the loop next waited for Neo4j, a
+    millisecond after it was asked for. So the loop waits here, releasing the lock, until the
+    worker says it is leaving the interpreter (:func:`leaving_interpreter`, which
+    :class:`~engrava_graph.embeddings.SentenceTransformerProvider` says before its forward
+    pass), the call returns, or :data:`HANDOFF_TIMEOUT_S` passes; the forward pass then runs
+    beside whatever the loop does next.
 
     Args:
         provider: the provider to call.
@@ -122,4 +154,19 @@ async def embed_off_loop(provider: EmbeddingProvider, texts: Sequence[str]) -> n
     Raises:
         EmbeddingError: as :func:`checked_vectors` (raised in the worker, re-raised here).
     """
-    return await asyncio.to_thread(checked_vectors, provider, texts)
+    handoff = threading.Event()
+    context = contextvars.copy_context()
+    context.run(_HANDOFF.set, handoff)
+    call = functools.partial(context.run, _handed_over, handoff, provider, texts)
+    future = asyncio.get_running_loop().run_in_executor(None, call)
+    handoff.wait(HANDOFF_TIMEOUT_S)
+    return await future
+
+
+def _handed_over(
+    handoff: threading.Event, provider: EmbeddingProvider, texts: Sequence[str]
+) -> np.ndarray:
+    try:
+        return checked_vectors(provider, texts)
+    finally:
+        handoff.set()

@@ -36,6 +36,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from engrava_graph.embeddings.base import leaving_interpreter
 from engrava_graph.home import cache_dir
 
 log = logging.getLogger(__name__)
@@ -242,6 +243,7 @@ class OnnxSession:
                 feeds["input_ids"][i, :size] = encoding.ids
                 feeds["attention_mask"][i, :size] = encoding.attention_mask
                 feeds["token_type_ids"][i, :size] = encoding.type_ids
+            leaving_interpreter()  # onnxruntime releases the GIL for the forward pass
             (hidden,) = self._session.run(
                 [_OUTPUT_NAME], {name: feeds[name] for name in self._input_names}
             )

@@ -20,6 +20,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
+from engrava_graph.embeddings.base import leaving_interpreter
 from engrava_graph.embeddings.onnx_backend import (
     OnnxSession,
     OnnxSpec,
@@ -266,6 +267,7 @@ class SentenceTransformerProvider:
                         self._loaded -= 1
                     raise
             else:
+                leaving_interpreter()  # the wait for a busy replica releases the GIL
                 model = self._idle.get()
         try:
             yield model
@@ -299,6 +301,7 @@ class SentenceTransformerProvider:
             if isinstance(model, _OnnxReplica):
                 vectors = model.session.encode(model.tokenizer, texts, self._batch_size)
             else:
+                leaving_interpreter()  # torch releases the GIL in its kernels
                 vectors = model.encode(
                     texts,
                     batch_size=self._batch_size,

@@ -223,26 +223,30 @@ class RetrievalCycle:
                 if run.decay_axis is None:
                     run.skipped["decay"] = "no clock: pass now, current_cycle or recency_now"
                 run.weights = self._weights(run, request)
+                depth = (
+                    config.spread_depth if request.spread_depth is None else request.spread_depth
+                )
+                inputs = phases.RankingInputs(
+                    weights=run.weights,
+                    axis=run.decay_axis,
+                    now=request.now,
+                    recency=recency,
+                    decay_rate=deps.time_config.access_decay_rate,
+                    temporal=run.encoding.temporal,
+                    spreading=bool(depth),
+                    need=request.top_k + 1,
+                    trace=trace or causal,
+                )
+                # Everything of the composed statement but the vectors and the keyword hits.
+                activation = await phases.prepare_activation(deps, profile, depth, scope, inputs)
+                run.vector_strategy = activation.strategy
             with run.phase("encode"):
                 vectors = await self._vectors(embedding, run.encoding.text, queries)
             vector = vectors[run.encoding.text]
-            depth = config.spread_depth if request.spread_depth is None else request.spread_depth
-            inputs = phases.RankingInputs(
-                weights=run.weights,
-                axis=run.decay_axis,
-                now=request.now,
-                recency=recency,
-                decay_rate=deps.time_config.access_decay_rate,
-                temporal=run.encoding.temporal,
-                has_vector=vector is not None,
-                spreading=bool(depth),
-                need=request.top_k + 1,
-                trace=trace or causal,
-            )
             with run.phase("activate"):
                 hits = await keyword
-                ranking, run.vector_strategy = await phases.activate(
-                    deps, hits, [vectors[q] for q in queries], vector, profile, depth, scope, inputs
+                ranking = await phases.activate(
+                    deps, activation, hits, [vectors[q] for q in queries], vector
                 )
         finally:
             for task in pending:
@@ -262,7 +266,9 @@ class RetrievalCycle:
                         vector,
                         scope,
                     )
-                    ranking = await phases.rank(deps, ranking.pool, inputs)
+                    ranking = await phases.rank(
+                        deps, ranking.pool, inputs, has_vector=vector is not None
+                    )
                 else:
                     run.skipped["cause"] = "nothing activated"
         run.candidates = ranking.pool

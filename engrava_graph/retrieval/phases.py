@@ -85,7 +85,6 @@ class RankingInputs:
         recency: the cycle or transaction-time reference (those axes).
         decay_rate: decay per day on the access axis.
         temporal: the question's named time range, if any.
-        has_vector: the question has a vector (else similarity is the keyword score).
         spreading: Phase 4 ran (``spread_depth`` > 0): conversation links and session signal.
         need: how many leading results must be exact (``top_k + 1``: Phase 9 reads one past the
             last result).
@@ -98,21 +97,20 @@ class RankingInputs:
     recency: RecencyReference | None
     decay_rate: float
     temporal: TemporalRange | None
-    has_vector: bool
     spreading: bool
     need: int
     trace: bool
 
     def params(self, config: RetrievalConfig) -> dict[str, Any]:
         """The statement parameters (epoch seconds for instants; the formulas' constants from
-        :mod:`.scoring` and ``config``)."""
+        :mod:`.scoring` and ``config``), all but ``has_vector`` (whether the question has a
+        vector, else similarity is the keyword score), which the caller adds once it knows."""
         recency = self.recency
         has_range = self.temporal is not None and bool(self.temporal.start or self.temporal.end)
         start = self.temporal.start if has_range and self.temporal else None
         end = self.temporal.end if has_range and self.temporal else None
         axis = self.axis if self.axis == "access" or recency is not None else None
         return {
-            "has_vector": self.has_vector,
             "vector_share": config.vector_share,
             "spreading": self.spreading,
             "window": config.conversation_window,
@@ -137,7 +135,7 @@ class RankingInputs:
             "outside_range_factor": config.outside_range_factor,
             "duplicate_threshold": config.duplicate_threshold,
             "need": self.need,
-            "walk_first": max(2 * self.need, self.need + config.reflection_window),
+            "walk_first": max(self.need, config.reflection_window),
             "reflection_cap": config.reflection_cap,
             "reflection_window": config.reflection_window,
             "trace": self.trace,
@@ -192,56 +190,90 @@ def _ranked(entry: Sequence[Any]) -> Candidate:
     return Candidate.from_signal_row(signals, MemoryFields.from_row(fields).with_display(display))
 
 
-async def activate(
+@dataclass(frozen=True)
+class Activation:
+    """The composed statement of Phases 3, 4, 5, 7 and 8 (``retrieval/activate_<strategy>``)
+    with every parameter that needs no vector: built while the question is embedded, so that
+    only the vectors and the keyword hits remain to add once they are there (:func:`activate`).
+
+    Attributes:
+        statement: the statement for the server's dialect and the vector strategy.
+        strategy: the vector arm's strategy, ``"exact"``, ``"filtered"`` or ``"index"``.
+        params: its parameters, without ``vectors``, ``vector`` and ``keyword``.
+    """
+
+    statement: CypherStatement
+    strategy: str
+    params: dict[str, Any]
+
+
+async def prepare_activation(
     deps: CycleDeps,
-    keyword_hits: Mapping[str, float],
-    vectors: Sequence[list[float] | None],
-    vector: list[float] | None,
     profile: PathwayProfile,
     depth: int,
     scope: dict[str, Any],
     ranking: RankingInputs,
-) -> tuple[Ranking, str]:
-    """Phases 3, 4, 5, 7 and 8, one statement (``retrieval/activate_<strategy>``): the vector
-    arm for each query vector joined with ``keyword_hits``; each memory's direct similarity
-    (its cosine the best of the arm's and the one to the question ``vector``, so a keyword hit
-    has its true cosine); spreading from the ``profile.seeds`` most similar (none when ``depth``
-    is 0) over typed edges, conversation neighbours, shared entities/tags and temporal proximity;
-    every candidate's signals and composite (``retrieval/_rank``); and the near-duplicate walk
-    with the kept ones' texts (``retrieval/_walk``).
-
-    Returns:
-        ``(Ranking, vector strategy "exact" | "filtered" | "index")``.
-    """
+) -> Activation:
+    """The :class:`Activation` of one run: the vector plan for ``scope`` (a metadata filter
+    makes the matching thoughts the candidates: no similarity floor), spreading from the
+    ``profile.seeds`` most similar (none when ``depth`` is 0), and ``ranking``'s parameters."""
     config = deps.config
-    # Under a metadata filter the matching thoughts are the candidates: no similarity floor.
     floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
     plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
+    return Activation(
+        statement=await _statement(deps, _ACTIVATE[plan.strategy]),
+        strategy=plan.strategy,
+        params={
+            "seeds": profile.seeds if depth else 0,
+            "edge_depth": max(depth, 1),
+            "per_node": config.per_node,
+            "entity_weight": config.entity_weight,
+            "max_fanout": config.max_entity_fanout,
+            "window_seconds": config.temporal_window_seconds,
+            "temporal_weight": config.temporal_link_weight,
+            **ranking.params(config),
+            **arm_params,
+            **scope,
+        },
+    )
+
+
+async def activate(
+    deps: CycleDeps,
+    activation: Activation,
+    keyword_hits: Mapping[str, float],
+    vectors: Sequence[list[float] | None],
+    vector: list[float] | None,
+) -> Ranking:
+    """Phases 3, 4, 5, 7 and 8, one statement (``activation``): the vector arm for each query
+    vector joined with ``keyword_hits``; each memory's direct similarity (its cosine the best of
+    the arm's and the one to the question ``vector``, so a keyword hit has its true cosine);
+    spreading from the most similar over typed edges, conversation neighbours, shared
+    entities/tags and temporal proximity; every candidate's signals and composite
+    (``retrieval/_rank``); and the near-duplicate walk with the kept ones' texts
+    (``retrieval/_walk``)."""
     records = await deps.executor.read(
-        await _statement(deps, _ACTIVATE[plan.strategy]),
+        activation.statement,
+        **activation.params,
+        has_vector=vector is not None,
         vectors=[vector_param(v) for v in vectors if v is not None],
         vector=vector_param(vector),
         keyword=[{"thought_id": tid, "score": score} for tid, score in keyword_hits.items()],
-        seeds=profile.seeds if depth else 0,
-        edge_depth=max(depth, 1),
-        per_node=config.per_node,
-        entity_weight=config.entity_weight,
-        max_fanout=config.max_entity_fanout,
-        window_seconds=config.temporal_window_seconds,
-        temporal_weight=config.temporal_link_weight,
-        **ranking.params(config),
-        **arm_params,
-        **scope,
     )
-    return _ranking(records[0]), plan.strategy
+    return _ranking(records[0])
 
 
 async def rank(
-    deps: CycleDeps, candidates: Mapping[str, Candidate], ranking: RankingInputs
+    deps: CycleDeps,
+    candidates: Mapping[str, Candidate],
+    ranking: RankingInputs,
+    *,
+    has_vector: bool,
 ) -> Ranking:
     """Phases 4 (over the pool), 5, 7 and 8 again for ``candidates`` (``retrieval/rank``): after
     Phase 6 changed the pool (causal relevance, memories the causal walk reached). Each keeps
-    the causal chains Phase 6 gave it; a candidate deleted since it was read is left out."""
+    the causal chains Phase 6 gave it; a candidate deleted since it was read is left out.
+    ``has_vector``: the question has a vector (else similarity is the keyword score)."""
     pool = [
         {
             "element_id": c.fields.element_id,
@@ -261,6 +293,7 @@ async def rank(
         await _statement(deps, _RANK),
         namespace=deps.namespace,
         pool=pool,
+        has_vector=has_vector,
         **ranking.params(deps.config),
     )
     ranked = _ranking(records[0])

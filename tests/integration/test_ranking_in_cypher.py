@@ -52,7 +52,6 @@ def inputs(**changes: Any) -> phases.RankingInputs:
         "recency": None,
         "decay_rate": 0.05,
         "temporal": None,
-        "has_vector": True,
         "spreading": True,
         "need": 10,
         "trace": True,
@@ -65,9 +64,8 @@ async def element_ids(store: Neo4jEngravaCore, ids: list[str]) -> dict[str, str]
     deps = store._cycle.deps
     scope = deps.retrievable(include_archived=True, filters=MetadataFilter(), now=None)
     profile = deps.config.profiles[Pathway.EXACT]
-    ranking, _ = await phases.activate(
-        deps, dict.fromkeys(ids, 1.0), [], None, profile, 0, scope, inputs(has_vector=False)
-    )
+    activation = await phases.prepare_activation(deps, profile, 0, scope, inputs())
+    ranking = await phases.activate(deps, activation, dict.fromkeys(ids, 1.0), [], None)
     return {tid: c.fields.element_id for tid, c in ranking.pool.items() if c.fields}
 
 
@@ -76,6 +74,8 @@ async def rank(
     pool: dict[str, dict[str, Any]],
     ranking: phases.RankingInputs | None = None,
     config: RetrievalConfig | None = None,
+    *,
+    has_vector: bool = True,
     **params: Any,
 ) -> dict[str, Any]:
     """Run retrieval/rank on ``pool`` ({thought_id: what differs from an activated candidate
@@ -101,7 +101,11 @@ async def rank(
         cypher("retrieval/rank", line.dialect),
         namespace=store.namespace,
         pool=entries,
-        **((ranking or inputs()).params(config or RetrievalConfig()) | params),
+        **(
+            (ranking or inputs()).params(config or RetrievalConfig())
+            | {"has_vector": has_vector}
+            | params
+        ),
     )
     return rows[0]
 
@@ -255,7 +259,7 @@ async def test_importance_access_frequency_and_the_composite(store):
     await store.create_thought(thought("p4", thought_id="p4", priority=Priority.P4, confidence=0.0))
     await store.create_thought(thought("p2", thought_id="p2", priority=Priority.P2, access_count=3))
     by_id = signals(await rank(store, {"p1": {}, "p4": {}, "p2": {"keyword": 1.0}},
-                               inputs(weights=DEFAULT_WEIGHTS, has_vector=False)))  # fmt: skip
+                               inputs(weights=DEFAULT_WEIGHTS), has_vector=False))  # fmt: skip
     assert by_id["p1"]["importance"] == 1.0 and by_id["p4"]["importance"] == 0.0
     assert math.isclose(by_id["p2"]["importance"], 0.7 * 0.6 + 0.3 * 0.5)
     assert math.isclose(by_id["p2"]["access_frequency"], math.log(4) / math.log(11))
@@ -286,7 +290,7 @@ async def test_a_causal_candidate_keeps_its_relevance_and_no_conversation_links(
 async def walk(store: Neo4jEngravaCore, ids: list[str], need: int, **params: Any):
     """Rank ``ids`` in the given order (decreasing keyword scores) and walk them."""
     pool = {tid: {"keyword": 1.0 - i / 100} for i, tid in enumerate(ids)}
-    return await rank(store, pool, inputs(has_vector=False, need=need), need=need, **params)
+    return await rank(store, pool, inputs(need=need), has_vector=False, need=need, **params)
 
 
 async def test_a_near_duplicate_is_dropped_for_the_kept_one_above_it(store: Neo4jEngravaCore):
