@@ -236,6 +236,37 @@ async def test_known_hit_counts_are_not_counted_again(make_store, monkeypatch):
     assert limits == [[arms.PER_TERM_LIMIT] * 2, [0, 0], [arms.PER_TERM_LIMIT] * 2]
 
 
+async def test_a_hit_count_at_the_cap_outlives_the_statistics(make_store, monkeypatch):
+    """A term whose hits fill ``PER_TERM_LIMIT`` (lowered here) has that cap as its document
+    frequency whatever is added, so its count is cached past the statistics' lifetime (counted
+    again only after ``_SATURATED_TERM_TTL_SECONDS``), and ranks the same."""
+    from engrava_graph.search import arms
+
+    store = make_store()
+    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
+    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
+    await store.bulk_store([thought(text) for text in texts])
+    monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
+    monkeypatch.setattr(arms, "PER_TERM_LIMIT", 16)  # both terms match 21 thoughts
+    limits: list[list[int]] = []
+    read = store.executor.read
+
+    async def spy(stmt, **params):
+        if stmt.name == "search/fulltext":
+            limits.append([q["limit"] for q in params["term_queries"]])
+        return await read(stmt, **params)
+
+    monkeypatch.setattr(store.executor, "read", spy)
+    scope = store.retrievable_scope()
+    counted = await store._arms.fulltext("harbour crane", 10, scope)
+    monkeypatch.setattr(arms, "_STATS_TTL_SECONDS", -1.0)  # the statistics' lifetime is over
+    cached = await store._arms.fulltext("harbour crane", 10, scope)
+    monkeypatch.setattr(arms, "_SATURATED_TERM_TTL_SECONDS", -1.0)  # and the cap's too
+    recounted = await store._arms.fulltext("harbour crane", 10, scope)
+    assert counted == cached == recounted and counted
+    assert limits == [[16, 16], [0, 0], [16, 16]]
+
+
 async def test_expired_statistics_serve_while_a_background_read_refreshes_them(make_store):
     """Namespace statistics past their lifetime are returned at once (no request waits for
     their read, seconds on a large namespace) while one background read refreshes them."""
