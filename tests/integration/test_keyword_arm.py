@@ -189,16 +189,36 @@ async def test_a_common_term_reads_only_its_best_hits(make_store):
     assert len(await store._arms.fulltext("Nate", 10, scope)) == 10
 
 
+async def _harbour_and_crane(make_store):
+    """A store where "harbour" and "crane" match 21 thoughts each, one of them both."""
+    store = make_store()
+    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
+    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
+    await store.bulk_store([thought(text) for text in texts])
+    return store
+
+
+def _term_limits_sent(store, monkeypatch) -> list[list[int]]:
+    """The per-term read limits of every keyword statement ``store`` sends from now on."""
+    limits: list[list[int]] = []
+    read = store.executor.read
+
+    async def spy(stmt, **params):
+        if stmt.name == "search/fulltext":
+            limits.append([q["limit"] for q in params["term_queries"]])
+        return await read(stmt, **params)
+
+    monkeypatch.setattr(store.executor, "read", spy)
+    return limits
+
+
 async def test_a_large_match_set_reads_the_index_best(make_store, monkeypatch):
     """When the terms match more thoughts than the arm reads (``MATCH_LIMIT``, lowered here),
     one Lucene query for any term picks the index's best, and BM25 still ranks the thought with
     every term first, with the index's hit counts as document frequencies."""
     from engrava_graph.search import arms
 
-    store = make_store()
-    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
-    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
-    await store.bulk_store([thought(text) for text in texts])
+    store = await _harbour_and_crane(make_store)
     scope = store.retrievable_scope()
     complete = await store._arms.fulltext("harbour crane", 10, scope)
     monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
@@ -213,20 +233,9 @@ async def test_known_hit_counts_are_not_counted_again(make_store, monkeypatch):
     statistics: the next query does not count it again, and ranks the same."""
     from engrava_graph.search import arms
 
-    store = make_store()
-    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
-    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
-    await store.bulk_store([thought(text) for text in texts])
+    store = await _harbour_and_crane(make_store)
     monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
-    limits: list[list[int]] = []
-    read = store.executor.read
-
-    async def spy(stmt, **params):
-        if stmt.name == "search/fulltext":
-            limits.append([q["limit"] for q in params["term_queries"]])
-        return await read(stmt, **params)
-
-    monkeypatch.setattr(store.executor, "read", spy)
+    limits = _term_limits_sent(store, monkeypatch)
     scope = store.retrievable_scope()
     counted = await store._arms.fulltext("harbour crane", 10, scope)
     cached = await store._arms.fulltext("harbour crane", 10, scope)
@@ -242,21 +251,10 @@ async def test_a_hit_count_at_the_cap_outlives_the_statistics(make_store, monkey
     again only after ``_SATURATED_TERM_TTL_SECONDS``), and ranks the same."""
     from engrava_graph.search import arms
 
-    store = make_store()
-    texts = [f"Harbour note {i}" for i in range(20)] + [f"Crane note {i}" for i in range(20)]
-    texts += ["The harbour crane was serviced", *(f"Weather {i}" for i in range(60))]
-    await store.bulk_store([thought(text) for text in texts])
+    store = await _harbour_and_crane(make_store)
     monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
     monkeypatch.setattr(arms, "PER_TERM_LIMIT", 16)  # both terms match 21 thoughts
-    limits: list[list[int]] = []
-    read = store.executor.read
-
-    async def spy(stmt, **params):
-        if stmt.name == "search/fulltext":
-            limits.append([q["limit"] for q in params["term_queries"]])
-        return await read(stmt, **params)
-
-    monkeypatch.setattr(store.executor, "read", spy)
+    limits = _term_limits_sent(store, monkeypatch)
     scope = store.retrievable_scope()
     counted = await store._arms.fulltext("harbour crane", 10, scope)
     monkeypatch.setattr(arms, "_STATS_TTL_SECONDS", -1.0)  # the statistics' lifetime is over
