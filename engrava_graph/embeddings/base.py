@@ -22,7 +22,9 @@ class EmbeddingProvider(Protocol):
     ``embed`` is synchronous (typically a CPU-bound model forward pass). The library's async
     code calls it only through :func:`embed_off_loop`, i.e. from a worker thread, so a provider
     shared by concurrent requests must tolerate calls from several threads (serialising them
-    itself if it has to, as :class:`SentenceTransformerProvider` does).
+    itself if it has to, as :class:`SentenceTransformerProvider` does). A provider whose work
+    runs outside the Python interpreter (a native forward pass) calls
+    :func:`leaving_interpreter` on entering it, so the event loop goes on at once.
 
     Attributes:
         dimensions: length ``d`` of every vector (the vector index is created with it).
@@ -105,13 +107,17 @@ def checked_vectors(provider: EmbeddingProvider, texts: Sequence[str]) -> np.nda
     return vectors
 
 
-#: How long, at most, :func:`embed_off_loop` holds the event loop after handing a call to its
-#: worker thread, waiting for the worker to leave the interpreter (seconds).
-HANDOFF_TIMEOUT_S: Final = 0.002
+#: How long :func:`embed_off_loop` waits, at most, for the worker thread it handed a call to
+#: to say it leaves the interpreter (seconds). The loop thread then takes the interpreter back
+#: as soon as the worker lets it go (a worker running Python keeps it up to the interpreter's
+#: switch interval, 5 ms).
+HANDOFF_TIMEOUT_SECONDS: Final = 0.002
 
 _HANDOFF: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar(
     "engrava_graph_embedding_handoff", default=None
 )
+_IN_FLIGHT: dict[int, int] = {}  # id(provider) -> calls handed to a worker and not yet done
+_IN_FLIGHT_LOCK = threading.Lock()
 
 
 def leaving_interpreter() -> None:
@@ -119,7 +125,7 @@ def leaving_interpreter() -> None:
     interpreter for a while (a native forward pass that releases the GIL, or a wait for a busy
     model), so the event loop that handed the call over may take the interpreter back (see
     :func:`embed_off_loop`). Does nothing outside such a call; a provider that never calls it
-    is handed over when its call returns, or after :data:`HANDOFF_TIMEOUT_S`."""
+    is handed over when its call returns, or after :data:`HANDOFF_TIMEOUT_SECONDS`."""
     event = _HANDOFF.get()
     if event is not None:
         event.set()
@@ -138,11 +144,14 @@ async def embed_off_loop(provider: EmbeddingProvider, texts: Sequence[str]) -> n
     The hand-over: a worker thread needs the interpreter lock (GIL) to start the call, and the
     loop thread keeps it while it runs Python, up to the interpreter's switch interval (5 ms),
     so a question's embedding used to start only when the loop next waited for Neo4j, a
-    millisecond after it was asked for. So the loop waits here, releasing the lock, until the
-    worker says it is leaving the interpreter (:func:`leaving_interpreter`, which
-    :class:`~engrava_graph.embeddings.SentenceTransformerProvider` says before its forward
-    pass), the call returns, or :data:`HANDOFF_TIMEOUT_S` passes; the forward pass then runs
-    beside whatever the loop does next.
+    millisecond after it was asked for. So when no other call to the same provider is in
+    flight, the loop waits here, releasing the lock, until the worker says it is leaving the
+    interpreter (:func:`leaving_interpreter`, which
+    :class:`~engrava_graph.embeddings.SentenceTransformerProvider` says before its forward pass
+    and before it waits for a busy model), the call returns, or
+    :data:`HANDOFF_TIMEOUT_SECONDS` passes; the forward pass then runs beside whatever the loop
+    does next. A call beside another one does not wait: it would wait for the model anyway, and
+    under load a queued worker could not say anything before the timeout.
 
     Args:
         provider: the provider to call.
@@ -154,19 +163,38 @@ async def embed_off_loop(provider: EmbeddingProvider, texts: Sequence[str]) -> n
     Raises:
         EmbeddingError: as :func:`checked_vectors` (raised in the worker, re-raised here).
     """
+    key = id(provider)
+    with _IN_FLIGHT_LOCK:
+        alone = key not in _IN_FLIGHT
+        _IN_FLIGHT[key] = _IN_FLIGHT.get(key, 0) + 1
     handoff = threading.Event()
-    context = contextvars.copy_context()
-    context.run(_HANDOFF.set, handoff)
-    call = functools.partial(context.run, _handed_over, handoff, provider, texts)
-    future = asyncio.get_running_loop().run_in_executor(None, call)
-    handoff.wait(HANDOFF_TIMEOUT_S)
+    call = functools.partial(
+        contextvars.copy_context().run, _handed_over, handoff, key, provider, texts
+    )
+    try:
+        future = asyncio.get_running_loop().run_in_executor(None, call)
+    except BaseException:
+        _done(key)
+        raise
+    if alone:
+        handoff.wait(HANDOFF_TIMEOUT_SECONDS)
     return await future
 
 
 def _handed_over(
-    handoff: threading.Event, provider: EmbeddingProvider, texts: Sequence[str]
+    handoff: threading.Event, key: int, provider: EmbeddingProvider, texts: Sequence[str]
 ) -> np.ndarray:
+    """The worker's side of :func:`embed_off_loop` (runs in a copy of the caller's context)."""
+    _HANDOFF.set(handoff)
     try:
         return checked_vectors(provider, texts)
     finally:
+        _done(key)
         handoff.set()
+
+
+def _done(key: int) -> None:
+    with _IN_FLIGHT_LOCK:
+        left = _IN_FLIGHT.pop(key) - 1
+        if left:
+            _IN_FLIGHT[key] = left

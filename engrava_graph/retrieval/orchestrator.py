@@ -6,15 +6,16 @@ themselves are in :mod:`.phases` and the pure rules in :mod:`.encode`, :mod:`.ro
 :mod:`.scoring`. The cycle reads a store only through its :class:`~.deps.CycleDeps`. One run
 costs two round trips after the question arrives, one of them while the question is embedded:
 the question's embedding starts on a worker thread, then the question is encoded and routed, the
-keyword arm runs (one statement per sub-query on the attention pathway, no vector needed) and the
-composed statement's parameters are built; once the vectors are there, that statement runs the
-vector arm, spreading, decay and ranking, and walks the ranking's head for near-duplicates. A causal query has that statement
-return every candidate, reads the causal chains and ranks the pool again (two more). Phase
-timings are wall-clock stretches of this run, so they add up to its latency: "encode" is the
-encoding and the wait for the vectors, "activate" the rest of the keyword arm's wait and the
-composed statement (the Cypher of Phases 3, 4, 5, 7 and 8, so "spread", "decay" and "rank" take
-no time of their own), "cause" the causal read and the ranking again, "filter" the reflection
-cap, "score" Phase 9.
+keyword arm runs (one statement per sub-query on the attention pathway, no vector needed) and
+the composed statement's parameters are built; once the vectors are there, that statement runs
+the vector arm, spreading, decay and ranking, and walks the ranking's head for near-duplicates.
+A causal query has that statement return every candidate, reads the causal chains and ranks the
+pool again (two more). Phase timings are wall-clock stretches of this run, so they add up to its
+latency: "encode" is the encoding and the wait for the vectors, "route" the routing and the
+composed statement's parameters, "activate" the rest of the keyword arm's wait and the composed
+statement (the Cypher of Phases 3, 4, 5, 7 and 8, so "spread", "decay" and "rank" take no time
+of their own), "cause" the causal read and the ranking again, "filter" the reflection cap,
+"score" Phase 9.
 """
 
 from __future__ import annotations

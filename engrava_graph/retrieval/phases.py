@@ -193,13 +193,14 @@ def _ranked(entry: Sequence[Any]) -> Candidate:
 @dataclass(frozen=True)
 class Activation:
     """The composed statement of Phases 3, 4, 5, 7 and 8 (``retrieval/activate_<strategy>``)
-    with every parameter that needs no vector: built while the question is embedded, so that
-    only the vectors and the keyword hits remain to add once they are there (:func:`activate`).
+    with the parameters that need neither the vectors nor the keyword hits: built while the
+    question is embedded, so that only those remain to add once they are there
+    (:func:`activate`).
 
     Attributes:
         statement: the statement for the server's dialect and the vector strategy.
         strategy: the vector arm's strategy, ``"exact"``, ``"filtered"`` or ``"index"``.
-        params: its parameters, without ``vectors``, ``vector`` and ``keyword``.
+        params: its parameters but ``vectors``, ``vector``, ``has_vector`` and ``keyword``.
     """
 
     statement: CypherStatement
@@ -216,25 +217,33 @@ async def prepare_activation(
 ) -> Activation:
     """The :class:`Activation` of one run: the vector plan for ``scope`` (a metadata filter
     makes the matching thoughts the candidates: no similarity floor), spreading from the
-    ``profile.seeds`` most similar (none when ``depth`` is 0), and ``ranking``'s parameters."""
+    ``profile.seeds`` most similar (none when ``depth`` is 0), and ``ranking``'s parameters.
+
+    Returns:
+        The statement and its parameters, to run with :func:`activate`.
+
+    Raises:
+        Neo4jUnavailableError: the namespace's statistics, a metadata filter's count or the
+            server's line had to be read and Neo4j could not be reached.
+    """
     config = deps.config
     floor = 0.0 if scope.get("meta_filters") else profile.min_similarity
     plan, arm_params = await deps.arms.vector_plan(profile.vector_k, scope, threshold=floor)
     return Activation(
         statement=await _statement(deps, _ACTIVATE[plan.strategy]),
         strategy=plan.strategy,
-        params={
-            "seeds": profile.seeds if depth else 0,
-            "edge_depth": max(depth, 1),
-            "per_node": config.per_node,
-            "entity_weight": config.entity_weight,
-            "max_fanout": config.max_entity_fanout,
-            "window_seconds": config.temporal_window_seconds,
-            "temporal_weight": config.temporal_link_weight,
+        params=dict(  # a keyword argument call: a name given twice raises, it never overrides
+            seeds=profile.seeds if depth else 0,
+            edge_depth=max(depth, 1),
+            per_node=config.per_node,
+            entity_weight=config.entity_weight,
+            max_fanout=config.max_entity_fanout,
+            window_seconds=config.temporal_window_seconds,
+            temporal_weight=config.temporal_link_weight,
             **ranking.params(config),
             **arm_params,
             **scope,
-        },
+        ),
     )
 
 
@@ -251,7 +260,21 @@ async def activate(
     spreading from the most similar over typed edges, conversation neighbours, shared
     entities/tags and temporal proximity; every candidate's signals and composite
     (``retrieval/_rank``); and the near-duplicate walk with the kept ones' texts
-    (``retrieval/_walk``)."""
+    (``retrieval/_walk``).
+
+    Args:
+        activation: from :func:`prepare_activation`.
+        keyword_hits: the keyword arm's ``{thought_id: score in [0, 1]}``.
+        vectors: each query vector (the question's, or each sub-query's; None ones left out).
+        vector: the question's vector (None without a provider: similarity is then the
+            keyword score).
+
+    Returns:
+        The :class:`Ranking`.
+
+    Raises:
+        Neo4jUnavailableError: Neo4j could not be reached.
+    """
     records = await deps.executor.read(
         activation.statement,
         **activation.params,

@@ -28,9 +28,9 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from neo4j.exceptions import ClientError
 
@@ -60,6 +60,7 @@ _FULLTEXT_SCAN = cypher("search/fulltext_scan")
 _STATS = cypher("search/namespace_stats")
 _COUNT_FILTERED = cypher("search/count_retrievable")
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: How long namespace statistics are cached, in seconds (BM25's N and avgdl, the arm choice).
 _STATS_TTL_SECONDS = 30.0
@@ -90,8 +91,9 @@ _FILTER_CACHE_SIZE = 256
 _TERM_CACHE_SIZE = 4096
 #: How long a term's hit count that reached ``PER_TERM_LIMIT`` is cached, in seconds. Its
 #: document frequency is that cap whatever the namespace's new thoughts add, so only deletions
-#: can make it stale (and then by the few hits they take below the cap); counting such a term
-#: again read a thousand hits (2-3 ms of Lucene at 100,000 thoughts) to learn the same number.
+#: and text edits can make it stale (and then by the few hits they take below the cap);
+#: counting such a term again read a thousand hits (2-3 ms of Lucene at 100,000 thoughts) to
+#: learn the same number.
 _SATURATED_TERM_TTL_SECONDS = 600.0
 
 
@@ -184,6 +186,7 @@ class SearchArms:
         self._stats: tuple[float, NamespaceStats] | None = None
         self._stats_ttl = _STATS_TTL_SECONDS
         self._stats_refresh: asyncio.Task[None] | None = None
+        self._reading: dict[str, asyncio.Future[Any]] = {}
         self._filtered: dict[str, tuple[float, int]] = {}
         self._term_hits: dict[str, tuple[float, int]] = {}
 
@@ -322,8 +325,8 @@ class SearchArms:
     def _known_term_hits(self, terms: Sequence[str]) -> dict[str, int]:
         """The cached index hit counts of those of ``terms`` that match more than
         ``MATCH_LIMIT`` thoughts (within the statistics' 30 s; a count at ``PER_TERM_LIMIT``,
-        which only deletions can lower, for 10 minutes): their document frequency is their hit
-        count, so they need not be counted again."""
+        which only deletions and text edits lower, for 10 minutes): their document frequency is
+        their hit count, so they need not be counted again."""
         now = time.monotonic()
         known = {}
         for term in terms:
@@ -354,14 +357,33 @@ class SearchArms:
         key = json.dumps(
             [scope["meta_filters"], scope["include_archived"]], sort_keys=True, default=str
         )
-        now = time.monotonic()
         cached = self._filtered.get(key)
-        if cached is None or now - cached[0] > _STATS_TTL_SECONDS:
-            if len(self._filtered) >= _FILTER_CACHE_SIZE:
-                self._filtered.clear()
-            rows = await self._executor.read(_COUNT_FILTERED, **scope)
-            cached = self._filtered[key] = (now, int(rows[0]["matching"]))
+        if cached is None or time.monotonic() - cached[0] > _STATS_TTL_SECONDS:
+
+            async def count() -> tuple[float, int]:
+                rows = await self._executor.read(_COUNT_FILTERED, **scope)
+                if len(self._filtered) >= _FILTER_CACHE_SIZE:
+                    self._filtered.clear()
+                self._filtered[key] = (time.monotonic(), int(rows[0]["matching"]))
+                return self._filtered[key]
+
+            cached = await self._once(f"filter:{key}", count)
         return cached[1]
+
+    async def _once(self, key: str, read: Callable[[], Awaitable[T]]) -> T:
+        """``read()``, one at a time per ``key``: a caller arriving while it runs (the keyword
+        arm and the cycle's composed read ask at once, on a cold cache) awaits the same read. A
+        cancelled caller leaves it running for the others."""
+        pending = self._reading.get(key)
+        if pending is None:
+            pending = self._reading[key] = asyncio.ensure_future(read())
+            pending.add_done_callback(lambda done: self._finished(key, done))
+        return await asyncio.shield(pending)
+
+    def _finished(self, key: str, done: asyncio.Future[Any]) -> None:
+        self._reading.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: the callers that awaited it raise it themselves
 
     async def _namespace_stats(self) -> NamespaceStats:
         """The namespace's statistics (:class:`NamespaceStats`). Read on the first call; once
@@ -369,7 +391,7 @@ class SearchArms:
         while a background read refreshes them, so no request waits for the read (3 s at
         1,000,000 thoughts)."""
         if self._stats is None:
-            await self._read_stats()
+            await self._once("stats", self._read_stats)
         elif time.monotonic() - self._stats[0] > self._stats_ttl and self._stats_refresh is None:
             self._stats_refresh = asyncio.create_task(self._refresh_stats())
         assert self._stats is not None

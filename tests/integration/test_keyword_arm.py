@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from datetime import UTC, datetime
@@ -198,34 +199,23 @@ async def _harbour_and_crane(make_store):
     return store
 
 
-def _term_limits_sent(store, monkeypatch) -> list[list[int]]:
-    """The per-term read limits of every keyword statement ``store`` sends from now on."""
-    limits: list[list[int]] = []
+def _sent(store, monkeypatch, name: str = "search/fulltext") -> list[dict]:
+    """The parameters of every ``name`` statement ``store`` sends from now on."""
+    sent: list[dict] = []
     read = store.executor.read
 
     async def spy(stmt, **params):
-        if stmt.name == "search/fulltext":
-            limits.append([q["limit"] for q in params["term_queries"]])
+        if stmt.name == name:
+            sent.append(params)
         return await read(stmt, **params)
 
     monkeypatch.setattr(store.executor, "read", spy)
-    return limits
+    return sent
 
 
-async def test_a_large_match_set_reads_the_index_best(make_store, monkeypatch):
-    """When the terms match more thoughts than the arm reads (``MATCH_LIMIT``, lowered here),
-    one Lucene query for any term picks the index's best, and BM25 still ranks the thought with
-    every term first, with the index's hit counts as document frequencies."""
-    from engrava_graph.search import arms
-
-    store = await _harbour_and_crane(make_store)
-    scope = store.retrievable_scope()
-    complete = await store._arms.fulltext("harbour crane", 10, scope)
-    monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
-    sampled = await store._arms.fulltext("harbour crane", 10, scope)
-    by_id = {t.thought_id: t.essence for t in await store.list_thoughts(limit=200)}
-    assert by_id[complete[0][0]] == by_id[sampled[0][0]] == "The harbour crane was serviced"
-    assert len(complete) == 10 and 1 <= len(sampled) <= 10
+def _limits(sent: list[dict]) -> list[list[int]]:
+    """The per-term read limits of the keyword statements in ``sent``."""
+    return [[q["limit"] for q in params["term_queries"]] for params in sent]
 
 
 async def test_known_hit_counts_are_not_counted_again(make_store, monkeypatch):
@@ -235,14 +225,14 @@ async def test_known_hit_counts_are_not_counted_again(make_store, monkeypatch):
 
     store = await _harbour_and_crane(make_store)
     monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
-    limits = _term_limits_sent(store, monkeypatch)
+    sent = _sent(store, monkeypatch)
     scope = store.retrievable_scope()
     counted = await store._arms.fulltext("harbour crane", 10, scope)
     cached = await store._arms.fulltext("harbour crane", 10, scope)
     monkeypatch.setattr(arms, "_STATS_TTL_SECONDS", -1.0)  # expired: counted again
     recounted = await store._arms.fulltext("harbour crane", 10, scope)
     assert counted == cached == recounted and counted
-    assert limits == [[arms.PER_TERM_LIMIT] * 2, [0, 0], [arms.PER_TERM_LIMIT] * 2]
+    assert _limits(sent) == [[arms.PER_TERM_LIMIT] * 2, [0, 0], [arms.PER_TERM_LIMIT] * 2]
 
 
 async def test_a_hit_count_at_the_cap_outlives_the_statistics(make_store, monkeypatch):
@@ -254,7 +244,7 @@ async def test_a_hit_count_at_the_cap_outlives_the_statistics(make_store, monkey
     store = await _harbour_and_crane(make_store)
     monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
     monkeypatch.setattr(arms, "PER_TERM_LIMIT", 16)  # both terms match 21 thoughts
-    limits = _term_limits_sent(store, monkeypatch)
+    sent = _sent(store, monkeypatch)
     scope = store.retrievable_scope()
     counted = await store._arms.fulltext("harbour crane", 10, scope)
     monkeypatch.setattr(arms, "_STATS_TTL_SECONDS", -1.0)  # the statistics' lifetime is over
@@ -262,7 +252,22 @@ async def test_a_hit_count_at_the_cap_outlives_the_statistics(make_store, monkey
     monkeypatch.setattr(arms, "_SATURATED_TERM_TTL_SECONDS", -1.0)  # and the cap's too
     recounted = await store._arms.fulltext("harbour crane", 10, scope)
     assert counted == cached == recounted and counted
-    assert limits == [[16, 16], [0, 0], [16, 16]]
+    assert _limits(sent) == [[16, 16], [0, 0], [16, 16]]
+
+
+async def test_callers_on_a_cold_cache_share_one_read(make_store, monkeypatch):
+    """The keyword arm and the cycle's composed read ask for the namespace's statistics (and a
+    metadata filter's count) at once on a fresh store: one read serves both."""
+    store = make_store()
+    await store.bulk_store([thought("alpha beta", metadata={"topic": "x"})])
+    stats = _sent(store, monkeypatch, "search/namespace_stats")
+    arms = store._arms
+    first, second = await asyncio.gather(arms._namespace_stats(), arms._namespace_stats())
+    assert first == second and first.thoughts == 1 and len(stats) == 1
+    scope = store.retrievable_scope(filters=MetadataFilter.equals(topic="x"))
+    counts = _sent(store, monkeypatch, "search/count_retrievable")
+    assert await asyncio.gather(arms._filtered_count(scope), arms._filtered_count(scope)) == [1, 1]
+    assert len(counts) == 1
 
 
 async def test_expired_statistics_serve_while_a_background_read_refreshes_them(make_store):
@@ -297,22 +302,14 @@ async def test_a_sole_namespace_reads_the_index_best_without_the_namespace_claus
     monkeypatch.setattr(arms, "MATCH_LIMIT", 8)
     scope = store.retrievable_scope()
     shared = await store._arms.fulltext("quokka zeppelin", 10, scope)
-    sent: list[bool] = []
-    read = store.executor.read
-
-    async def spy(stmt, **params):
-        if stmt.name == "search/fulltext":
-            sent.append(params["sole_namespace"])
-        return await read(stmt, **params)
-
-    monkeypatch.setattr(store.executor, "read", spy)
+    sent = _sent(store, monkeypatch)
     stats = await store._arms._namespace_stats()
     store._arms._stats = (time.monotonic(), stats._replace(in_database=stats.thoughts))
     assert await store._arms.fulltext("quokka zeppelin", 10, scope) == shared
     other = make_store()
     await other.bulk_store([thought("quokka zeppelin quokka zeppelin") for _ in range(4)])
     stale = await store._arms.fulltext("quokka zeppelin", 10, scope)
-    assert sent == [True, True]
+    assert [params["sole_namespace"] for params in sent] == [True, True]
     mine = {t.thought_id for t in await store.list_thoughts(limit=200)}
     assert stale and {tid for tid, _ in stale} <= mine
 
