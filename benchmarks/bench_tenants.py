@@ -8,10 +8,13 @@ namespaces of ``--mid-size`` (100 of 1,000) and ``--small-count`` of ``--small-s
 (interleaved, so drifting load on a shared machine hits both alike). The vector arm's
 overlap@10 with exact cosine is measured per class in the shared database (``search_similar``
 as configured, and with the HNSW index forced, ``exact_vector_max_thoughts=0``). Then the
-alone namespace grows to ``--grow`` thoughts and ``retrieve`` there is timed against the shared
-database's ``--big`` namespace (interleaved) and against its own figure at ``--big`` (earlier in
-the run). Finally the shared database's size on disk per thought, after its server stopped (a clean
-shutdown checkpoints; Community has no ``db.checkpoint()``).
+alone namespace grows to ``--grow`` thoughts, its server restarts (right after a bulk load of
+900,000 thoughts a search took twice as long as it does once the server has been restarted and
+warmed) and, after ``--growth-warmup`` queries on both sides, ``retrieve`` there is timed against
+the shared database's ``--big`` namespace (interleaved) and against its own figure at ``--big``
+(earlier in the run, right after that namespace's load). Finally the shared database's size on
+disk per thought, after its server stopped (a clean shutdown checkpoints; Community has no
+``db.checkpoint()``).
 
 Texts come from the synthetic corpus (``CorpusGenerator``). Vectors: the first 100,000 are the
 corpus's all-MiniLM-L6-v2 embeddings (cached in ``--cache``, shared with bench_dreaming.py);
@@ -69,7 +72,7 @@ from _common import (  # noqa: E402
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
 from engrava_graph.embeddings import SentenceTransformerProvider  # noqa: E402
 from engrava_graph.graph.dialect import server_line  # noqa: E402
-from engrava_graph.graph.server import ServerSettings  # noqa: E402
+from engrava_graph.graph.server import LocalNeo4jServer, ServerSettings  # noqa: E402
 from engrava_graph.search.fusion import SearchConfig  # noqa: E402
 
 console = Console(width=max(Console().width, 130))
@@ -200,7 +203,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     vectors = corpus_vectors(
         provider, specs, Path(args.cache) / f"dream-corpus-s{args.seed}.npy", args.seed
     )
-    queries = gen.queries(args.queries + args.warmup, exclude={s.text for s in specs[:EMBEDDED]})
+    queries = gen.queries(
+        args.queries + max(args.warmup, args.growth_warmup),
+        exclude={s.text for s in specs[:EMBEDDED]},
+    )
     qvecs = np.asarray(provider.embed(queries), dtype=np.float32)
     for q in queries:  # warm the query cache: retrieve then times the store, not the model
         provider.embed([q])
@@ -257,7 +263,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.grow > args.big:
                 out["growth"] = await measure_growth(
                     previous, store_on(shared, layout.slices["big"][0][0]), specs, vectors,
-                    queries, out["classes"][-1], args,
+                    queries, out["classes"][-1], settings[1], args,
                 )  # fmt: skip
         finally:
             await shared.close()
@@ -328,10 +334,13 @@ async def measure_growth(
     vectors: np.ndarray,
     queries: list[str],
     big_row: dict[str, Any],
+    alone_server: ServerSettings,
     args: argparse.Namespace,
 ) -> dict[str, Any]:
-    """Grow the alone big namespace to ``--grow`` thoughts; time retrieve there against the
-    shared database's big namespace (interleaved) and against its own figure at ``--big``."""
+    """Grow the alone big namespace to ``--grow`` thoughts and restart its server
+    (``alone_server``); time retrieve there against the shared database's big namespace
+    (interleaved, after ``--growth-warmup`` queries each) and against its own figure at
+    ``--big``."""
     assert alone is not None
     began = time.perf_counter()
     have = await alone.count_thoughts()
@@ -340,10 +349,21 @@ async def measure_growth(
         await load(alone, specs[lo:hi], vectors[lo:hi], args.chunk)
         console.print(f"  alone: grown to {hi:,} ({time.perf_counter() - began:.0f} s)")
     load_s = time.perf_counter() - began
-
-    grown, shared = await timed_queries(
-        [retrieve_on(alone, queries), retrieve_on(shared_big, queries)], args.queries, args.warmup
+    server = LocalNeo4jServer(alone_server.instance, alone_server)
+    server.stop()  # a clean shutdown checkpoints the load
+    info = server.start()
+    grown_base = Neo4jEngravaCore.from_uri(
+        info.uri, (info.user, info.password), embedding_provider=alone.embedding_provider
     )
+    try:
+        grown_store = store_on(grown_base, alone.namespace)
+        grown, shared = await timed_queries(
+            [retrieve_on(grown_store, queries), retrieve_on(shared_big, queries)],
+            args.queries,
+            args.growth_warmup,
+        )
+    finally:
+        await grown_base.close()
     return {
         "thoughts": args.grow,
         "load_s": load_s,
@@ -413,6 +433,12 @@ def main() -> None:
     )
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument(
+        "--growth-warmup",
+        type=int,
+        default=100,
+        help="untimed queries on each side after the grown server restarts",
+    )
     parser.add_argument("--chunk", type=int, default=2_000, help="thoughts per transaction")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--port", type=int, default=7750, help="Bolt port of the shared server")
