@@ -8,7 +8,7 @@ namespaces of ``--mid-size`` (100 of 1,000) and ``--small-count`` of ``--small-s
 (interleaved, so drifting load on a shared machine hits both alike). The vector arm's
 overlap@10 with exact cosine is measured per class in the shared database (``search_similar``
 as configured, and with the HNSW index forced, ``exact_vector_max_thoughts=0``). Then the
-alone namespace grows to ``--grow`` thoughts, its server restarts (right after a bulk load of
+alone namespace grows to ``--grow`` thoughts, both servers restart (right after a bulk load of
 900,000 thoughts a search took twice as long as it does once the server has been restarted and
 warmed) and, after ``--growth-warmup`` queries on both sides, ``retrieve`` there is timed against
 the shared database's ``--big`` namespace (interleaved) and against its own figure at ``--big``
@@ -263,7 +263,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.grow > args.big:
                 out["growth"] = await measure_growth(
                     previous, store_on(shared, layout.slices["big"][0][0]), specs, vectors,
-                    queries, out["classes"][-1], settings[1], args,
+                    queries, out["classes"][-1], settings[::-1], args,
                 )  # fmt: skip
         finally:
             await shared.close()
@@ -271,6 +271,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     out["disk"] = disk_use(homes[0])  # after the server stopped: its last checkpoint is on disk
     out["loadavg_end"] = loadavg()
     return out
+
+
+async def restarted(settings: ServerSettings, provider: Any) -> Neo4jEngravaCore:
+    """Stop the private server of ``settings`` (a clean shutdown checkpoints), start it again
+    on the same data and return a store connected to it (the caller closes it)."""
+    server = LocalNeo4jServer(settings.instance, settings)
+    server.stop()
+    info = server.start()
+    return Neo4jEngravaCore.from_uri(
+        info.uri, (info.user, info.password), embedding_provider=provider
+    )
 
 
 def retrieve_on(store: Neo4jEngravaCore, queries: Sequence[str]) -> Query:
@@ -334,13 +345,13 @@ async def measure_growth(
     vectors: np.ndarray,
     queries: list[str],
     big_row: dict[str, Any],
-    alone_server: ServerSettings,
+    servers: Sequence[ServerSettings],
     args: argparse.Namespace,
 ) -> dict[str, Any]:
-    """Grow the alone big namespace to ``--grow`` thoughts and restart its server
-    (``alone_server``); time retrieve there against the shared database's big namespace
-    (interleaved, after ``--growth-warmup`` queries each) and against its own figure at
-    ``--big``."""
+    """Grow the alone big namespace to ``--grow`` thoughts and restart both ``servers`` (the
+    alone one, then the shared one); time retrieve there against the shared database's big
+    namespace (interleaved, after ``--growth-warmup`` queries each) and against its own figure
+    at ``--big``."""
     assert alone is not None
     began = time.perf_counter()
     have = await alone.count_thoughts()
@@ -349,21 +360,19 @@ async def measure_growth(
         await load(alone, specs[lo:hi], vectors[lo:hi], args.chunk)
         console.print(f"  alone: grown to {hi:,} ({time.perf_counter() - began:.0f} s)")
     load_s = time.perf_counter() - began
-    server = LocalNeo4jServer(alone_server.instance, alone_server)
-    server.stop()  # a clean shutdown checkpoints the load
-    info = server.start()
-    grown_base = Neo4jEngravaCore.from_uri(
-        info.uri, (info.user, info.password), embedding_provider=alone.embedding_provider
-    )
+    bases = [await restarted(settings, alone.embedding_provider) for settings in servers]
     try:
-        grown_store = store_on(grown_base, alone.namespace)
         grown, shared = await timed_queries(
-            [retrieve_on(grown_store, queries), retrieve_on(shared_big, queries)],
+            [
+                retrieve_on(store_on(bases[0], alone.namespace), queries),
+                retrieve_on(store_on(bases[1], shared_big.namespace), queries),
+            ],
             args.queries,
             args.growth_warmup,
         )
     finally:
-        await grown_base.close()
+        for base in bases:
+            await base.close()
     return {
         "thoughts": args.grow,
         "load_s": load_s,
@@ -436,8 +445,8 @@ def main() -> None:
     parser.add_argument(
         "--growth-warmup",
         type=int,
-        default=100,
-        help="untimed queries on each side after the grown server restarts",
+        default=150,
+        help="untimed queries on each side after the servers restart for the growth step",
     )
     parser.add_argument("--chunk", type=int, default=2_000, help="thoughts per transaction")
     parser.add_argument("--seed", type=int, default=0)
