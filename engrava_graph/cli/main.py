@@ -64,17 +64,16 @@ def migrate(
 
     async def run() -> int:
         info = neo4j.connection(start_local=True)
-        store = Neo4jEngravaCore.from_uri(
+        # Entering the store checks the connection once, so an unreachable server is one error
+        # line at once, not the schema read's retries logged for 15 s before it.
+        async with Neo4jEngravaCore.from_uri(
             info.uri,
             auth=(info.user, info.password),
             database=info.database,
             namespace=namespace,
             vector_dimensions=dimensions,
-        )
-        try:
+        ) as store:
             return await store.ensure_schema()
-        finally:
-            await store.close()
 
     version = asyncio.run(run())
     console.print(

@@ -11,6 +11,8 @@ from pydantic import BaseModel
 
 from engrava_graph.client._ops import Op, operation
 from engrava_graph.client._transport import Call, Transport
+from engrava_graph.model.errors import EdgeNotFoundError, ThoughtNotFoundError
+from engrava_graph.model.ids import id_problem
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.wire import Health
 
@@ -20,6 +22,30 @@ T = TypeVar("T")
 def path(*parts: str) -> str:
     """``/v1/<part>/<part>…`` with each part URL-quoted (an id may hold ``?``, ``#`` or ``%``)."""
     return "/v1/" + "/".join(quote(part, safe="") for part in parts)
+
+
+def thought_path(thought_id: str, *rest: str) -> str:
+    """``/v1/thoughts/<thought_id>…``.
+
+    Raises:
+        ThoughtNotFoundError: an id no thought can have
+            (:func:`~engrava_graph.model.ids.id_problem`: ``a/b``, ``..``), which no URL could
+            address either (the server would answer its router's 404).
+    """
+    if id_problem(thought_id):
+        raise ThoughtNotFoundError(thought_id)
+    return path("thoughts", thought_id, *rest)
+
+
+def edge_path(edge_id: str) -> str:
+    """``/v1/edges/<edge_id>``.
+
+    Raises:
+        EdgeNotFoundError: an id no edge can have, as :func:`thought_path` says of thoughts.
+    """
+    if id_problem(edge_id):
+        raise EdgeNotFoundError(edge_id)
+    return path("edges", edge_id)
 
 
 def sent(model: BaseModel) -> dict[str, Any]:

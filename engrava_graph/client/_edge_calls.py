@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from engrava_graph.client._base import ClientBase, path
+from engrava_graph.client._base import ClientBase, edge_path, thought_path
 from engrava_graph.client._ops import Op, operation
 from engrava_graph.client._transport import Call, validated
 from engrava_graph.model.enums import EdgeDirection
@@ -69,7 +69,7 @@ class EdgeCalls(ClientBase):
             yield from self._send(
                 Call(
                     "GET",
-                    path("edges", edge_id),
+                    edge_path(edge_id),
                     EdgeRecord.model_validate,
                     context={"edge_id": edge_id},
                     replayable=True,
@@ -94,7 +94,7 @@ class EdgeCalls(ClientBase):
             yield from self._send(
                 Call(
                     "GET",
-                    path("thoughts", thought_id, "edges"),
+                    thought_path(thought_id, "edges"),
                     _EDGES.validate_python,
                     params={"direction": str(direction)},
                     context={"thought_id": thought_id},
@@ -111,5 +111,5 @@ class EdgeCalls(ClientBase):
             EdgeNotFoundError: no such edge.
         """
         yield from self._send(
-            Call("DELETE", path("edges", edge_id), context={"edge_id": edge_id}, replayable=True)
+            Call("DELETE", edge_path(edge_id), context={"edge_id": edge_id}, replayable=True)
         )

@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engrava_graph.client._base import ClientBase, path, sent
+from engrava_graph.client._base import ClientBase, path, sent, thought_path
 from engrava_graph.client._ops import Op, Page, listing, operation
 from engrava_graph.client._transport import Call, log, validated
 from engrava_graph.conversations import Message, validate_messages
@@ -230,7 +230,7 @@ class ThoughtCalls(ClientBase):
             yield from self._send(
                 Call(
                     "GET",
-                    path("thoughts", thought_id),
+                    thought_path(thought_id),
                     ThoughtRecord.model_validate,
                     context={"thought_id": thought_id},
                     replayable=True,
@@ -262,7 +262,7 @@ class ThoughtCalls(ClientBase):
             yield from self._send(
                 Call(
                     "PATCH",
-                    path("thoughts", thought_id),
+                    thought_path(thought_id),
                     ThoughtRecord.model_validate,
                     json=sent(patch),
                     context={"thought_id": thought_id},
@@ -280,7 +280,7 @@ class ThoughtCalls(ClientBase):
         yield from self._send(
             Call(
                 "DELETE",
-                path("thoughts", thought_id),
+                thought_path(thought_id),
                 context={"thought_id": thought_id},
                 replayable=True,
             )
@@ -305,7 +305,7 @@ class ThoughtCalls(ClientBase):
             yield from self._send(
                 Call(
                     "POST",
-                    path("thoughts", thought_id, "restore"),
+                    thought_path(thought_id, "restore"),
                     ThoughtRecord.model_validate,
                     json=sent(body),
                     context={"thought_id": thought_id},

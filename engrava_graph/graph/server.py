@@ -27,7 +27,7 @@ import socket
 import string
 import subprocess
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Set
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -102,7 +102,8 @@ class ServerSettings:
     """Local-server settings, normally read from the environment by ``from_env``.
 
     ``version`` None lets the instance choose (:func:`choose_version`). ``bolt_port``/
-    ``http_port`` are None to take 7687/7474, or free ports when those are busy. ``heap`` and
+    ``http_port`` are None to take 7687/7474, or free ports when those are busy or recorded by
+    another instance. ``heap`` and
     ``pagecache`` are Neo4j memory sizes such as ``1g`` or ``512m``. ``instance`` names the
     instance the CLI and the tests use.
     """
@@ -350,7 +351,11 @@ class LocalNeo4jServer:
         java = find_java(java_majors(self.version))
         for directory in INSTANCE_DIRS:
             (self.home / directory).mkdir(exist_ok=True)
-        bolt_port, http_port = self._choose_ports()
+        # Chosen and recorded under one lock of every instance, so an instance starting at the
+        # same moment (its JVM not listening yet) does not take the same ports.
+        with _file_lock(self.home.parent / ".ports.lock"):
+            bolt_port, http_port = self._choose_ports()
+            self._write_state(_State(None, bolt_port, http_port, self.version))
         conf = render_neo4j_conf(
             home=self.home, lib_dir=lib, bolt_port=bolt_port, http_port=http_port,
             heap=self.settings.heap, pagecache=self.settings.pagecache,
@@ -379,16 +384,34 @@ class LocalNeo4jServer:
         return info
 
     def _choose_ports(self) -> tuple[int, int]:
-        """Pick the Bolt and HTTP ports: configured, else the defaults, else free ones.
+        """Pick the Bolt and HTTP ports: configured, else the defaults, else free ones; a port
+        another instance of this cache recorded is not picked unless configured.
 
         Raises:
             Neo4jUnavailableError: a port set through the environment is busy.
         """
-        bolt = _choose_port(self.settings.bolt_port, DEFAULT_BOLT_PORT, "ENGRAVA_NEO4J_BOLT_PORT")
+        claimed = self._claimed_elsewhere()
+        bolt = _choose_port(
+            self.settings.bolt_port, DEFAULT_BOLT_PORT, "ENGRAVA_NEO4J_BOLT_PORT", claimed
+        )
         http = _choose_port(
-            self.settings.http_port, DEFAULT_HTTP_PORT, "ENGRAVA_NEO4J_HTTP_PORT", taken=bolt
+            self.settings.http_port, DEFAULT_HTTP_PORT, "ENGRAVA_NEO4J_HTTP_PORT", claimed | {bolt}
         )
         return bolt, http
+
+    def _claimed_elsewhere(self) -> set[int]:
+        """The ports the other instances' ``state.json`` files record (running or not: one that
+        is starting has no listener yet, and a stopped one keeps its ports for its next start)."""
+        claimed: set[int] = set()
+        for state_file in self.home.parent.glob("instance-*/state.json"):
+            if state_file.parent == self.home:
+                continue
+            try:
+                state = json.loads(state_file.read_text())
+                claimed.update(int(state[key]) for key in ("bolt_port", "http_port"))
+            except (OSError, ValueError, TypeError, KeyError):
+                continue  # unreadable or half-written: it claims nothing
+        return claimed
 
     def _ensure_password(self) -> str:
         """Return the instance password, generating it (mode 0600) on the first start.
@@ -677,8 +700,11 @@ def _probe(info: ConnectionInfo) -> None:
         driver.execute_query(PING.text, database_=info.database)
 
 
-def _choose_port(configured: int | None, default: int, variable: str, taken: int = 0) -> int:
-    """Return ``configured`` if free; else ``default`` if free and not ``taken``; else a free port.
+def _choose_port(
+    configured: int | None, default: int, variable: str, taken: Set[int] = frozenset()
+) -> int:
+    """Return ``configured`` if free; else ``default`` if free and not in ``taken``; else a free
+    port not in ``taken``.
 
     Raises:
         Neo4jUnavailableError: ``configured`` (set through ``variable``) is busy.
@@ -687,11 +713,11 @@ def _choose_port(configured: int | None, default: int, variable: str, taken: int
         if not _port_free(configured):
             raise Neo4jUnavailableError(f"Port {configured} ({variable}) is already in use.")
         return configured
-    if default != taken and _port_free(default):
+    if default not in taken and _port_free(default):
         return default
     while True:
         port = _free_port()
-        if port != taken:
+        if port not in taken:
             return port
 
 

@@ -28,28 +28,46 @@ META_PREFIX = "meta."
 _KEY_RE = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 _PATH_RE = re.compile(r"^(\$\.)?[A-Za-z0-9_\-]{1,64}(\.[A-Za-z0-9_\-]{1,64}){0,7}$")
 _MAX_DEPTH = 8
+#: Most keys one metadata object may hold, nested ones counted. Every scalar leaf becomes a node
+#: or relationship property (``meta.<path>``); a 3 MB body of 280,000 keys, well inside the
+#: service's 4 MiB limit, kept Neo4j writing one node for over ten minutes.
+MAX_METADATA_KEYS = 256
 
 
-def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = ()) -> None:
-    """Check keys (1-64 of ``[A-Za-z0-9_-]``, no dots) and leaves, recursively.
+def validate_metadata(metadata: Mapping[str, object]) -> None:
+    """Check keys (1-64 of ``[A-Za-z0-9_-]``, no dots), leaves and size, recursively.
 
     A leaf must be a Neo4j scalar: ``str``, ``bool``, ``None``, an ``int`` in the signed 64-bit
     range or a finite ``float`` (see :func:`~engrava_graph.model.bounds.scalar_problem`).
 
     Raises:
-        ValueError: on a bad key, a bad leaf (its dotted path named), or nesting deeper than
-            8 levels.
+        ValueError: on a bad key, a bad leaf (its dotted path named), nesting deeper than
+            8 levels, or more than :data:`MAX_METADATA_KEYS` keys in all.
     """
-    if len(_path) >= _MAX_DEPTH:
+    if _checked_keys(metadata, ()) > MAX_METADATA_KEYS:
+        raise ValueError(
+            f"metadata holds more than {MAX_METADATA_KEYS} keys (nested ones counted); "
+            f"store a large document as a string leaf or in content"
+        )
+
+
+def _checked_keys(metadata: Mapping[str, object], path: tuple[str, ...]) -> int:
+    """Check ``metadata`` (at ``path``) as :func:`validate_metadata` says; returns how many keys
+    it holds, nested ones counted, stopping early once past the cap."""
+    if len(path) >= _MAX_DEPTH:
         raise ValueError(f"metadata nests deeper than {_MAX_DEPTH} levels")
+    count = 0
     for key, value in metadata.items():
+        count += 1
+        if count > MAX_METADATA_KEYS:
+            break
         if not isinstance(key, str) or not _KEY_RE.match(key):
             raise ValueError(
                 f"metadata key {key!r} is invalid: use 1-64 letters, digits, '_' or '-' "
                 f"(nest with dicts instead of dots)"
             )
         if isinstance(value, dict):
-            validate_metadata(value, (*_path, key))
+            count += _checked_keys(value, (*path, key))
         elif problem := scalar_problem(value):
             hint = (
                 ""
@@ -58,7 +76,8 @@ def validate_metadata(metadata: Mapping[str, object], _path: tuple[str, ...] = (
                     "; leaves must be scalars (encode lists as a string or a dict keyed by index)"
                 )
             )
-            raise ValueError(f"metadata {'.'.join((*_path, key))!r} {problem}{hint}")
+            raise ValueError(f"metadata {'.'.join((*path, key))!r} {problem}{hint}")
+    return count
 
 
 def flatten_metadata(

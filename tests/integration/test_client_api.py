@@ -103,6 +103,12 @@ async def test_thought_calls_round_trip(client: Awaiting) -> None:
     assert (caught.value.status, caught.value.code) == (404, "thought_not_found")
     assert caught.value.thought_id == stored.thought_id
     assert stored.thought_id in str(caught.value)
+    # An id no URL can address (and no thought can have) is not found too, not the router's 404.
+    for unaddressable in ("a/b", "..", "a\\b"):
+        with pytest.raises(ThoughtNotFoundError, match="does not exist"):
+            await client.get_thought(unaddressable)
+        with pytest.raises(ThoughtNotFoundError):
+            await client.delete_thought(unaddressable)
 
 
 async def test_create_thought_takes_records_and_mappings(client: Awaiting) -> None:
@@ -180,6 +186,8 @@ async def test_edge_calls_and_their_errors(client: Awaiting) -> None:
     with pytest.raises(EdgeNotFoundError) as missing:
         await client.get_edge(edge.edge_id)
     assert missing.value.edge_id == edge.edge_id
+    with pytest.raises(EdgeNotFoundError):
+        await client.get_edge("a/b")
     with pytest.raises(ThoughtNotFoundError):
         await client.get_edges("nowhere")
 

@@ -27,7 +27,7 @@ from engrava_graph.model import (
 )
 from engrava_graph.model.bounds import STORED
 from engrava_graph.model.cycles import resolve_cycle
-from engrava_graph.model.metadata import flatten_metadata
+from engrava_graph.model.metadata import MAX_METADATA_KEYS, flatten_metadata
 from engrava_graph.model.namespace import fulltext_namespace_token, validate_namespace
 from tests.factories import thought
 
@@ -141,6 +141,17 @@ def test_metadata_rules_and_flattening():
     with pytest.raises(ValidationError, match="invalid"):
         thought("x", metadata={"a.b": 1})
     assert flatten_metadata({"a": {"b": 1, "c": None}, "d": "e"}) == {"meta.a.b": 1, "meta.d": "e"}
+
+
+def test_metadata_holds_at_most_max_metadata_keys_nested_ones_counted():
+    """Every leaf is a property of the node: a body of 280,000 keys kept Neo4j busy for minutes."""
+    flat = {f"k{i}": i for i in range(MAX_METADATA_KEYS)}
+    assert thought("x", metadata=flat).metadata == flat
+    nested = {f"k{i}": {"a": i} for i in range(MAX_METADATA_KEYS // 2)}  # 256 keys in all
+    assert thought("x", metadata=nested).metadata == nested
+    for wide in ({**flat, "one_more": 1}, {**nested, "one_more": {}}, {"a": {"b": flat, "c": 1}}):
+        with pytest.raises(ValidationError, match=f"more than {MAX_METADATA_KEYS} keys"):
+            thought("x", metadata=wide)
 
 
 def test_metadata_filter_compiles_to_parameters():

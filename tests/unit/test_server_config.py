@@ -7,10 +7,13 @@ import pytest
 
 from engrava_graph.graph.server import (
     CURRENT_VERSION,
+    DEFAULT_BOLT_PORT,
+    DEFAULT_HTTP_PORT,
     LTS_VERSION,
     LocalNeo4jServer,
     ServerSettings,
     _choose_port,
+    _State,
     choose_version,
     java_majors,
     render_neo4j_conf,
@@ -74,6 +77,25 @@ def test_busy_default_port_is_replaced_but_busy_configured_port_fails() -> None:
         assert chosen != port and chosen > 0
         with pytest.raises(Neo4jUnavailableError, match="X"):
             _choose_port(port, port, "X")
+
+
+def test_ports_another_instance_recorded_are_not_picked(tmp_path: Path) -> None:
+    """An instance starting while another is (its JVM not listening yet) must not take the
+    same ports: the ports other instances' state files record are skipped unless configured."""
+    settings = ServerSettings.from_env({"ENGRAVA_GRAPH_HOME": str(tmp_path)})
+    starting, other = LocalNeo4jServer("a", settings), LocalNeo4jServer("b", settings)
+    other.home.mkdir(parents=True)
+    other._write_state(_State(None, DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT, other.version))
+    (tmp_path / "neo4j" / "instance-c").mkdir()
+    (tmp_path / "neo4j" / "instance-c" / "state.json").write_text("{half-written")
+    assert starting._claimed_elsewhere() == {DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT}
+    bolt, http = starting._choose_ports()
+    assert {bolt, http}.isdisjoint({DEFAULT_BOLT_PORT, DEFAULT_HTTP_PORT}) and bolt != http
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert _choose_port(None, port, "X", {port}) != port
+    assert _choose_port(port, port, "X", {port}) == port  # a configured port is the caller's
 
 
 def test_version_configured_wins_then_recorded_then_java() -> None:

@@ -6,6 +6,7 @@ import json
 import uuid
 from urllib.parse import quote
 
+from engrava_graph.model.metadata import MAX_METADATA_KEYS
 from tests.integration.api.conftest import Api
 from tests.integration.test_hand_edited_nodes import _in_browser
 
@@ -253,6 +254,20 @@ def test_patch_null_clears_tags_as_it_clears_metadata(api: Api) -> None:
     cleared = api.patch(path, json={"tags": None, "metadata": None})
     assert cleared.status_code == 200, cleared.text
     assert (cleared.json()["tags"], cleared.json()["metadata"]) == ([], {})
+
+
+def test_metadata_wider_than_the_key_cap_is_422_on_create_and_patch(api: Api) -> None:
+    wide = {f"k{i}": i for i in range(MAX_METADATA_KEYS + 1)}
+    made = api.thought("narrow", metadata={"room": "kitchen"})
+    path = f"/v1/thoughts/{made['thought_id']}"
+    for response in (
+        api.post("/v1/thoughts", json=_body("wide", metadata=wide)),
+        api.patch(path, json={"metadata": wide}),
+    ):
+        assert response.status_code == 422, response.text
+        assert response.json()["field"] == "metadata"
+        assert f"more than {MAX_METADATA_KEYS} keys" in response.json()["message"]
+    assert api.get(path).json()["metadata"] == {"room": "kitchen"}
 
 
 def test_delete_then_gone(api: Api) -> None:
