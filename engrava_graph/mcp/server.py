@@ -13,7 +13,7 @@ Every tool takes an optional ``namespace`` (default: the server's). On streamabl
 (served by :mod:`api.mcp`) the caller's API key (``Authorization: Bearer``, the REST service's
 keys and rules) decides which namespaces it may use and whether it may write; over stdio the
 local user may use every namespace. With ``read_only`` the write tools are not registered at all
-(as in the peer).
+(as in the peer). A tool refuses an argument it does not name (:mod:`engrava_graph.mcp.strict`).
 A failure the caller can act on comes back as an MCP tool error (``isError``) whose text starts
 with the REST service's error code, e.g. ``thought_not_found: no thought 'x'``. The resources
 and the prompt are in :mod:`engrava_graph.mcp.context`; the rights and the error mapping in
@@ -35,6 +35,7 @@ from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.mcp.access import StoreSource, tool_errors
 from engrava_graph.mcp.context import register_prompts, register_resources
+from engrava_graph.mcp.strict import StrictTools
 from engrava_graph.model.bounds import Count, Cycle, no_loose_numbers
 from engrava_graph.model.enums import (
     EdgeDirection,
@@ -111,19 +112,22 @@ def build_server(
         The server; run it with ``run_stdio_async()`` or serve ``streamable_http_app()``
         (see :mod:`api.mcp`).
     """
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-    _register_reads(server, stores)
+    tools = StrictTools()
+    _register_reads(tools, stores)
+    if not read_only:
+        _register_writes(tools, stores)
+        if has_add_messages:
+            _register_add_messages(tools, stores)
+    server = MCPServer(
+        SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING", tools=tools.built
+    )
     register_resources(server, stores)
     register_prompts(server, stores)
-    if not read_only:
-        _register_writes(server, stores)
-        if has_add_messages:
-            _register_add_messages(server, stores)
     return server
 
 
-def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C901 - one tool each
-    @server.tool(annotations=_READ)
+def _register_reads(tools: StrictTools, stores: StoreSource) -> None:  # noqa: C901 - one tool each
+    @tools.tool(annotations=_READ)
     async def get_thought(
         thought_id: str, ctx: Context, namespace: Namespace = None
     ) -> dict[str, Any]:
@@ -135,7 +139,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
                 raise ThoughtNotFoundError(thought_id)
             return _thought(record)
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def retrieve(
         query: str,
         ctx: Context,
@@ -166,7 +170,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             )
             return {"context": format_for_prompt(response), **answer}
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def explain(
         query: str,
         ctx: Context,
@@ -183,7 +187,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             explanation = await store.explain(level=level, **request.model_dump(exclude_unset=True))
             return explanation.model_dump(mode="json")
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def search_memory(
         query_text: SearchText,
         ctx: Context,
@@ -197,7 +201,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             found = await store.search_hybrid(query_text, top_k=top_k)
             return {"results": _scored(found.results), "backends_used": sorted(found.backends_used)}
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def search_keywords(
         query: SearchText, ctx: Context, top_k: TopK = DEFAULT_TOP_K, namespace: Namespace = None
     ) -> dict[str, Any]:
@@ -207,7 +211,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             hits = await store.search_fts(query, top_k)
             return {"results": _scored(hits)}
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def list_memory(
         ctx: Context,
         thought_type: ThoughtType | None = None,
@@ -236,7 +240,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             )
             return {"thoughts": [_thought(t) for t in rows]}
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def query_memory(
         metadata_filter: dict[str, Any],
         ctx: Context,
@@ -256,7 +260,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             )
             return {"thoughts": [_thought(t) for t in rows]}
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def memory_stats(ctx: Context, namespace: Namespace = None) -> dict[str, Any]:
         """Counts of the namespace: thoughts by type, and edges."""
         async with tool_errors():
@@ -271,7 +275,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
                 "highest_cycle": await store.max_cycle(),
             }
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def get_edges(
         thought_id: str,
         ctx: Context,
@@ -285,7 +289,7 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
                 "edges": [_edge(e) for e in await store.get_edges(thought_id, direction=direction)]
             }
 
-    @server.tool(annotations=_READ)
+    @tools.tool(annotations=_READ)
     async def list_edges(
         ctx: Context,
         edge_type: EdgeType | None = None,
@@ -302,8 +306,8 @@ def _register_reads(server: MCPServer, stores: StoreSource) -> None:  # noqa: C9
             }
 
 
-def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C901
-    @server.tool(annotations=_CREATE)
+def _register_writes(tools: StrictTools, stores: StoreSource) -> None:  # noqa: C901
+    @tools.tool(annotations=_CREATE)
     async def store_thought(
         essence: str,
         ctx: Context,
@@ -340,7 +344,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             store = await stores.store(ctx, namespace, write=True, create=True)
             return _thought(await store.create_thought(record, deduplicate=deduplicate))
 
-    @server.tool(annotations=_UPDATE)
+    @tools.tool(annotations=_UPDATE)
     async def update_thought(
         thought_id: str,
         ctx: Context,
@@ -367,7 +371,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             store = await stores.store(ctx, namespace, write=True)
             return _thought(await store.update_thought(thought_id, **changes))
 
-    @server.tool(annotations=_CREATE)
+    @tools.tool(annotations=_CREATE)
     async def link_thoughts(
         from_thought_id: str,
         to_thought_id: str,
@@ -394,7 +398,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             store = await stores.store(ctx, namespace, write=True)
             return _edge(await store.create_edge(record))
 
-    @server.tool(annotations=_DELETE)
+    @tools.tool(annotations=_DELETE)
     async def delete_thought(
         thought_id: str, ctx: Context, namespace: Namespace = None
     ) -> dict[str, Any]:
@@ -403,7 +407,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             store = await stores.store(ctx, namespace, write=True)
             return {"deleted": await store.delete_thought(thought_id)}
 
-    @server.tool(annotations=_DELETE)
+    @tools.tool(annotations=_DELETE)
     async def delete_edge(
         edge_id: str, ctx: Context, namespace: Namespace = None
     ) -> dict[str, Any]:
@@ -412,7 +416,7 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             store = await stores.store(ctx, namespace, write=True)
             return {"deleted": await store.delete_edge(edge_id)}
 
-    @server.tool(annotations=_UPDATE)
+    @tools.tool(annotations=_UPDATE)
     async def dream(
         cycle: Annotated[
             CycleArg,
@@ -433,8 +437,8 @@ def _register_writes(server: MCPServer, stores: StoreSource) -> None:  # noqa: C
             return to_jsonable_python(result)
 
 
-def _register_add_messages(server: MCPServer, stores: StoreSource) -> None:
-    @server.tool(annotations=_UPDATE)
+def _register_add_messages(tools: StrictTools, stores: StoreSource) -> None:
+    @tools.tool(annotations=_UPDATE)
     async def add_messages(
         conversation_id: str,
         messages: list[dict[str, Any]],

@@ -218,9 +218,19 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
         assert "visible character" in blank, blank
     nameless = await error_text(client, "retrieve", query="x", namespace="")
     assert nameless.startswith("invalid_namespace"), nameless  # not the server's namespace
-    schemas = {t.name: t.input_schema["properties"] for t in (await client.list_tools()).tools}
-    top_k = schemas["retrieve"]["top_k"]
+    listed = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+    top_k = listed["retrieve"]["properties"]["top_k"]
     assert (top_k["minimum"], top_k["maximum"]) == (1, 100) and "le" not in top_k, top_k
+    # An argument a tool does not name is refused, and every schema says so (a misspelled
+    # top_k was dropped silently and the call ran on the default).
+    assert all(schema["additionalProperties"] is False for schema in listed.values()), listed
+    for tool, arguments in (
+        ("retrieve", {"query": "x", "topk": 3}),
+        ("store_thought", {"essence": "x", "bogus_field": 1}),
+    ):
+        said = await error_text(client, tool, namespace=namespace, **arguments)
+        assert "Extra inputs are not permitted" in said, said
+        assert next(iter(set(arguments) - {"query", "essence"})) in said, said
     unaddressable = await error_text(
         client, "store_thought", essence="x", thought_id="notes/today", namespace=namespace
     )
