@@ -157,7 +157,8 @@ async def _authorise(
         raise _unauthenticated()
     request.state.caller = caller.name
     _sent_once(request, NAMESPACE_HEADER, "namespace")
-    namespace = validate_namespace(_header_text(namespace))
+    # An empty header is sent, not absent: refused as invalid, not read as the default.
+    namespace = validate_namespace(_header_text(request.headers.get(NAMESPACE_HEADER, namespace)))
     if not caller.may_use(namespace):
         raise HttpError(
             403,

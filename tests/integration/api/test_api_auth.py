@@ -150,7 +150,7 @@ def test_first_write_creates_the_namespace(api: Api) -> None:
 
 
 def test_malformed_namespace_is_422(api: Api) -> None:
-    for bad in ("has space", "x" * 65, "semi;colon", "dot.ted", "ünïcode".encode()):
+    for bad in ("has space", "x" * 65, "semi;colon", "dot.ted", "ünïcode".encode(), "", " "):
         response = api.client.get(
             "/v1/thoughts", headers={"Authorization": f"Bearer {ADMIN}", "X-Namespace": bad}
         )
