@@ -129,8 +129,8 @@ class Message(BoundedModel):
 
     @field_validator("metadata", mode="before")
     @classmethod
-    def _check_metadata(cls, value: Any) -> Any:
-        return checked_metadata(value)
+    def _check_metadata(cls, value: Any, info: ValidationInfo) -> Any:
+        return checked_metadata(value, info)
 
     @model_validator(mode="after")
     def _needs_a_voice(self) -> Self:

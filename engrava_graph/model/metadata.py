@@ -34,32 +34,37 @@ _MAX_DEPTH = 8
 MAX_METADATA_KEYS = 256
 
 
-def validate_metadata(metadata: Mapping[str, object]) -> None:
+def validate_metadata(metadata: Mapping[str, object], *, capped: bool = True) -> None:
     """Check keys (1-64 of ``[A-Za-z0-9_-]``, no dots), leaves and size, recursively.
 
     A leaf must be a Neo4j scalar: ``str``, ``bool``, ``None``, an ``int`` in the signed 64-bit
     range or a finite ``float`` (see :func:`~engrava_graph.model.bounds.scalar_problem`).
 
+    Args:
+        metadata: the metadata.
+        capped: refuse more than :data:`MAX_METADATA_KEYS` keys (False for a record read back
+            from Neo4j, so one stored before the cap stays readable).
+
     Raises:
         ValueError: on a bad key, a bad leaf (its dotted path named), nesting deeper than
-            8 levels, or more than :data:`MAX_METADATA_KEYS` keys in all.
+            8 levels, or (``capped``) more than :data:`MAX_METADATA_KEYS` keys in all.
     """
-    if _checked_keys(metadata, ()) > MAX_METADATA_KEYS:
+    if _checked_keys(metadata, (), MAX_METADATA_KEYS if capped else None) > MAX_METADATA_KEYS:
         raise ValueError(
             f"metadata holds more than {MAX_METADATA_KEYS} keys (nested ones counted); "
             f"store a large document as a string leaf or in content"
         )
 
 
-def _checked_keys(metadata: Mapping[str, object], path: tuple[str, ...]) -> int:
+def _checked_keys(metadata: Mapping[str, object], path: tuple[str, ...], cap: int | None) -> int:
     """Check ``metadata`` (at ``path``) as :func:`validate_metadata` says; returns how many keys
-    it holds, nested ones counted, stopping early once past the cap."""
+    it holds, nested ones counted (stopping once past ``cap``; None: no cap, returns 0)."""
     if len(path) >= _MAX_DEPTH:
         raise ValueError(f"metadata nests deeper than {_MAX_DEPTH} levels")
     count = 0
     for key, value in metadata.items():
         count += 1
-        if count > MAX_METADATA_KEYS:
+        if cap is not None and count > cap:
             break
         if not isinstance(key, str) or not _KEY_RE.match(key):
             raise ValueError(
@@ -67,7 +72,7 @@ def _checked_keys(metadata: Mapping[str, object], path: tuple[str, ...]) -> int:
                 f"(nest with dicts instead of dots)"
             )
         if isinstance(value, dict):
-            count += _checked_keys(value, (*path, key))
+            count += _checked_keys(value, (*path, key), cap)
         elif problem := scalar_problem(value):
             hint = (
                 ""
@@ -77,7 +82,7 @@ def _checked_keys(metadata: Mapping[str, object], path: tuple[str, ...]) -> int:
                 )
             )
             raise ValueError(f"metadata {'.'.join((*path, key))!r} {problem}{hint}")
-    return count
+    return count if cap is not None else 0
 
 
 def flatten_metadata(

@@ -64,13 +64,15 @@ def _as_status(value: Any) -> LifecycleStatus | None:
     return None
 
 
-def checked_metadata(value: Any) -> Any:
-    """Validate metadata before pydantic's union checks, for one clear message."""
+def checked_metadata(value: Any, info: ValidationInfo) -> Any:
+    """Validate metadata before pydantic's union checks, for one clear message (a record read
+    back from Neo4j, validation context :data:`~engrava_graph.model.bounds.STORED`, is not held
+    to the key cap, so one stored before it stays readable)."""
     if value is None:
         return {}
     if not isinstance(value, dict):
         raise ValueError(f"metadata must be an object, got {type(value).__name__}")
-    validate_metadata(value)
+    validate_metadata(value, capped=not (info.context or {}).get("stored"))
     return value
 
 
@@ -158,8 +160,8 @@ class ThoughtRecord(BoundedModel):
 
     @field_validator("metadata", mode="before")
     @classmethod
-    def _check_metadata(cls, value: Any) -> Any:
-        return checked_metadata(value)
+    def _check_metadata(cls, value: Any, info: ValidationInfo) -> Any:
+        return checked_metadata(value, info)
 
     @field_validator("tags", mode="before")
     @classmethod
@@ -276,8 +278,8 @@ class EdgeRecord(BoundedModel):
 
     @field_validator("metadata", mode="before")
     @classmethod
-    def _check_metadata(cls, value: Any) -> Any:
-        return checked_metadata(value)
+    def _check_metadata(cls, value: Any, info: ValidationInfo) -> Any:
+        return checked_metadata(value, info)
 
     @field_validator("to_thought_id")
     @classmethod

@@ -152,6 +152,9 @@ def test_metadata_holds_at_most_max_metadata_keys_nested_ones_counted():
     for wide in ({**flat, "one_more": 1}, {**nested, "one_more": {}}, {"a": {"b": flat, "c": 1}}):
         with pytest.raises(ValidationError, match=f"more than {MAX_METADATA_KEYS} keys"):
             thought("x", metadata=wide)
+    # a thought stored before the cap stays readable
+    stored = thought("x").model_dump() | {"metadata": {**flat, "one_more": 1}}
+    assert len(ThoughtRecord.model_validate(stored, context=STORED).metadata) == 257
 
 
 def test_metadata_filter_compiles_to_parameters():
