@@ -31,10 +31,13 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(level: str) -> None:
-    """Send the ``api`` loggers to stderr as JSON lines at ``level`` (``"INFO"``, …)."""
+    """Send the ``api`` loggers to stderr as JSON lines at ``level`` (``"INFO"``, …), and the
+    warnings of the Neo4j driver and of the library (loggers ``neo4j``, ``engrava_graph``: a
+    lost connection, a retried read) the same way."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("api")
-    logger.handlers[:] = [handler]
-    logger.setLevel(level)
-    logger.propagate = False
+    for name, at in (("api", level), ("neo4j", "WARNING"), ("engrava_graph", "WARNING")):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(at)
+        logger.propagate = False

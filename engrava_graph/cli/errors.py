@@ -21,6 +21,7 @@ their exit code 2.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -114,6 +115,9 @@ def describe(error: BaseException) -> tuple[int, str]:
     )
 
 
+_QUIET = logging.NullHandler()
+
+
 class GuardedTyper(typer.Typer):
     """A Typer app whose every command runs inside :func:`describe`'s boundary: an exception
     that escapes a command is printed as one line and ends the process with its exit code
@@ -121,6 +125,11 @@ class GuardedTyper(typer.Typer):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False  # errors come here, to be printed as one line
+        # The driver logs its failures too ("Unable to retrieve routing information" for an
+        # unreachable neo4j:// URI), and with no handler configured Python prints a warning to
+        # stderr beside our line; a handler that does nothing keeps them for whoever configures
+        # logging (the service does) and off the console otherwise.
+        logging.getLogger("neo4j").addHandler(_QUIET)
         try:
             result = typer.main.get_command(self).main(*args, **kwargs)
         except typer.Abort:

@@ -101,7 +101,9 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
     wrong_password = {**neo4j_env, "NEO4J_PASSWORD": "not-the-password"}
     http_uri = {**neo4j_env, "NEO4J_URI": "http://127.0.0.1:7474"}
     no_database = {**neo4j_env, "NEO4J_DATABASE": "nosuchdb"}
-    nobody = {**neo4j_env, "NEO4J_URI": f"bolt://127.0.0.1:{_free_ports(1)[0]}"}
+    port = _free_ports(1)[0]
+    nobody = {**neo4j_env, "NEO4J_URI": f"bolt://127.0.0.1:{port}"}
+    no_route = {**neo4j_env, "NEO4J_URI": f"neo4j://127.0.0.1:{port}"}
     a_file = tmp_path / "a-file"
     a_file.write_text("")
     unwritable = str(a_file / "out")  # its parent is a file
@@ -117,6 +119,7 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
         ),
         "migrate-dimensions": _cli("migrate", "--dimensions", "0", **neo4j_env),
         "migrate-unreachable": _cli("migrate", **nobody),
+        "migrate-no-route": _cli("migrate", **no_route),
         "explain-html": _cli("explain", "hello", "-n", ns, "--html", unwritable, **neo4j_env),
         "export-output": _cli("export", "-n", ns, "-o", unwritable, **neo4j_env),
     }
@@ -134,6 +137,8 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
     _assert_one_line(results["dream-settings"], 2, "max_cluster_size")
     _assert_one_line(results["migrate-unreachable"], 1, "not reachable", "NEO4J_URI")
     assert "retrying" not in results["migrate-unreachable"][2]  # no retries logged before it
+    _assert_one_line(results["migrate-no-route"], 1, "not reachable")
+    assert results["migrate-no-route"][2].strip().count("\n") == 0, results["migrate-no-route"]
     _assert_one_line(results["explain-html"], 2, unwritable, "--html")
     _assert_one_line(results["export-output"], 2, unwritable, "--output")
     code, out, err = results["migrate-dimensions"]
