@@ -1,4 +1,8 @@
-"""Conversation ingest: ``add_messages(conversation_id, messages)`` (the ``MESSAGE_OF`` edges).
+"""Conversation ingest without I/O: the message model, its validation, ids and placement.
+
+``add_messages(conversation_id, messages)`` is the store's
+(:class:`~engrava_graph.store.conversations.ConversationsMixin`); what it decides before
+writing (which messages are re-sends, which positions the new ones get) is here.
 
 The graph as built (the shared data model of conversation messages):
 
@@ -28,9 +32,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
-from neo4j.exceptions import ConstraintError
 from pydantic import (
     ConfigDict,
     Field,
@@ -40,48 +43,29 @@ from pydantic import (
     model_validator,
 )
 
-from engrava_graph.graph.executor import run_in
-from engrava_graph.graph.mapping import record_properties
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.bounds import BoundedModel, text_problem, visible_text
-from engrava_graph.model.enums import EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     MessageConflictError,
     RepeatedMessageIdError,
-    StaleDataError,
     ValidationFailedError,
 )
 from engrava_graph.model.ids import id_problem
 from engrava_graph.model.metadata import MetadataValue
 from engrava_graph.model.records import (
-    EdgeRecord,
     ThoughtRecord,
     checked_metadata,
     content_hash,
 )
 from engrava_graph.model.temporal import UtcDateTime
 
-if TYPE_CHECKING:
-    from engrava_graph.core import Neo4jEngravaCore
-
-Q = {
-    name: cypher(name)
-    for name in (
-        "conversations/state",
-        "conversations/lock",
-        "conversations/advance",
-        "thoughts/create",
-        "edges/bulk_create",
-    )
-}
+Q = {"conversations/state": cypher("conversations/state")}
 MAX_CONTENT_CHARS = 1_000_000
 """The longest content a thought holds, the speaker prefix included."""
 MAX_MESSAGES = 10_000
 """Most messages one ``add_messages`` call takes (one transaction)."""
 MAX_CONVERSATION_ID_CHARS = 256
 """The longest conversation id."""
-_BATCH = 500  # rows per UNWIND statement
-_ATTEMPTS = 3  # placements tried when concurrent calls move the same conversation
 _ID_NAMESPACE = uuid.UUID("5d0c6f7e-3b8a-5c4e-9f1d-2a6b7c8d9e0f")  # fixed: ids stay stable
 ESSENCE_CHARS = 200
 
@@ -350,15 +334,24 @@ def place(
     return placements
 
 
-class _Moved(Exception):
-    """Under the lock, the batch needs a vector that was not computed before (another call
-    changed the conversation in between): place and embed again."""
-
-
-async def _state(
+async def read_state(
     run: Any, namespace: str, conversation_id: str, conversation_tid: str, messages: list[Message]
 ) -> tuple[bool, list[StoredRow], int]:
-    """``(conversation thought exists, stored rows matching the batch, next position)``."""
+    """Read a conversation's state for a batch, through ``run`` (a read or a transaction's run).
+
+    Args:
+        run: ``await run(statement, **params)`` returning the rows as dicts
+            (:meth:`~engrava_graph.graph.executor.GraphExecutor.read`, or
+            :func:`~engrava_graph.graph.executor.run_in` bound to a transaction).
+        namespace: the namespace.
+        conversation_id: the conversation.
+        conversation_tid: its conversation thought's id (:func:`conversation_thought_id`).
+        messages: the batch (its message ids and content hashes are looked up).
+
+    Returns:
+        ``(conversation thought exists, stored rows sharing an id or content hash with the
+        batch, the position the next message gets)``.
+    """
     state = (
         await run(
             Q["conversations/state"],
@@ -374,216 +367,3 @@ async def _state(
         [StoredRow(**row) for row in state["matches"]],
         int(state["next_position"]),
     )
-
-
-async def add_messages(
-    store: Neo4jEngravaCore,
-    conversation_id: str,
-    messages: Sequence[Message | Mapping[str, Any]],
-    *,
-    source: str = "conversation",
-) -> list[StoredMessage]:
-    """Store a conversation's messages (see the module docstring for the graph it builds).
-
-    The batch is placed once to find the new messages, which are embedded in one batched
-    provider call (on a worker thread) before anything is written; then, in one transaction
-    that holds the conversation thought's lock, it is placed again against what is committed
-    and written with entities extracted as ``bulk_store`` does: the conversation thought,
-    the messages, their MESSAGE_OF edges and the namespace registration, all or nothing.
-    Concurrent calls on one conversation therefore get distinct positions.
-
-    Args:
-        store: the namespace's store.
-        conversation_id: the conversation (1-256 characters), e.g. ``"session_3"``.
-        messages: :class:`Message` objects or mappings of their fields, in conversation order.
-        source: the thoughts' ``source``.
-
-    Returns:
-        One :class:`StoredMessage` per message, in input order (re-sends with
-        ``created=False``).
-
-    Raises:
-        ValidationFailedError: bad arguments (see :func:`validate_messages`).
-        MessageConflictError: a stored message id comes with other content.
-        StaleDataError: concurrent calls kept changing the conversation (3 tries).
-        EmbeddingError: the provider failed (nothing is written).
-    """
-    parsed = validate_messages(conversation_id, messages)
-    namespace = store.namespace
-    conversation_tid = conversation_thought_id(namespace, conversation_id)
-    vectors: dict[str, list[float] | None] = {}
-    for _ in range(_ATTEMPTS):
-        exists, stored, next_position = await _state(
-            store.executor.read, namespace, conversation_id, conversation_tid, parsed
-        )
-        placements = place(conversation_id, parsed, stored, next_position)
-        texts = sorted(
-            {m.text for m, p in zip(parsed, placements, strict=True) if p.existing is None}
-            - set(vectors)
-        )
-        if texts:
-            records = [
-                ThoughtRecord(
-                    thought_type=ThoughtType.OBSERVATION, essence=clip(t), content=t, source=source
-                )
-                for t in texts
-            ]
-            vectors.update(zip(texts, await store._vectors_for(records, None), strict=True))
-        try:
-            return await _write(
-                store,
-                conversation_id,
-                conversation_tid,
-                parsed,
-                vectors,
-                None if exists else source,
-                source,
-            )
-        except (_Moved, ConstraintError):
-            continue
-    raise StaleDataError(conversation_tid)
-
-
-async def _write(
-    store: Neo4jEngravaCore,
-    conversation_id: str,
-    conversation_tid: str,
-    messages: list[Message],
-    vectors: Mapping[str, list[float] | None],
-    create_note: str | None,
-    source: str,
-) -> list[StoredMessage]:
-    """One transaction: lock the conversation, place the batch, write what is new."""
-    namespace = store.namespace
-    now = store._clock()
-    note_rows = []
-    if create_note is not None:
-        first = next((m.timestamp for m in messages if m.timestamp is not None), None)
-        note = store._stamp(
-            ThoughtRecord(
-                thought_id=conversation_tid,
-                thought_type=ThoughtType.NOTE,
-                essence=clip(f"Conversation {conversation_id}"),
-                content=f"Conversation {conversation_id}",
-                source=source,
-                valid_from=first,
-            ),
-            now,
-            None,
-        )
-        note_row = store._row(note, None)
-        note_row["entities"] = []
-        note_row["props"].update(conversation_id=conversation_id, next_position=0)
-        note_rows.append(note_row)
-
-    async def work(tx: Any) -> tuple[list[Placement], list[ThoughtRecord]]:
-        await store._register_in(tx)
-        if note_rows:
-            await run_in(
-                tx,
-                Q["thoughts/create"],
-                namespace=namespace,
-                ns_token=store._ns_token,
-                rows=note_rows,
-            )
-        await run_in(
-            tx, Q["conversations/lock"], namespace=namespace, thought_id=conversation_tid, now=now
-        )
-        _, stored, next_position = await _state(
-            lambda stmt, **params: run_in(tx, stmt, **params),
-            namespace,
-            conversation_id,
-            conversation_tid,
-            messages,
-        )
-        placements = place(conversation_id, messages, stored, next_position)
-        new = [(m, p) for m, p in zip(messages, placements, strict=True) if p.existing is None]
-        if any(m.text not in vectors for m, _ in new):
-            raise _Moved
-        records = [
-            store._stamp(
-                ThoughtRecord(
-                    thought_id=message_thought_id(namespace, conversation_id, p.message_id),
-                    thought_type=ThoughtType.OBSERVATION,
-                    essence=clip(m.text),
-                    content=m.text,
-                    source=source,
-                    valid_from=m.timestamp,
-                    metadata=m.metadata,
-                ),
-                now,
-                None,
-            )
-            for m, p in new
-        ]
-        rows = []
-        for record, (message, placement) in zip(records, new, strict=True):
-            row = store._row(record, vectors[message.text])
-            row["props"].update(
-                {
-                    k: v
-                    for k, v in {
-                        "conversation_id": conversation_id,
-                        "position": placement.position,
-                        "speaker": message.voice,
-                        "role": message.role,
-                        "message_id": placement.message_id,
-                    }.items()
-                    if v is not None
-                }
-            )
-            rows.append(row)
-        edges = [
-            {
-                "edge_type": EdgeType.MESSAGE_OF.value,
-                "props": record_properties(
-                    EdgeRecord(
-                        edge_id=f"MESSAGE_OF:{r.thought_id}",
-                        from_thought_id=r.thought_id,
-                        to_thought_id=conversation_tid,
-                        edge_type=EdgeType.MESSAGE_OF,
-                        created_at=now,
-                    )
-                ),
-            }
-            for r in records
-        ]
-        for start in range(0, len(rows), _BATCH):
-            await run_in(
-                tx,
-                Q["thoughts/create"],
-                namespace=namespace,
-                ns_token=store._ns_token,
-                rows=rows[start : start + _BATCH],
-            )
-            await run_in(
-                tx, Q["edges/bulk_create"], namespace=namespace, rows=edges[start : start + _BATCH]
-            )
-        if records:
-            await run_in(
-                tx,
-                Q["conversations/advance"],
-                namespace=namespace,
-                thought_id=conversation_tid,
-                next_position=next_position + len(records),
-            )
-        return placements, records
-
-    placements, records = await store.executor.transaction(work)
-    created = {r.thought_id: r for r in records}
-    tids = [message_thought_id(namespace, conversation_id, p.message_id) for p in placements]
-    existing_ids = sorted(set(tids) - set(created))
-    fetched = await store.get_thoughts(existing_ids) if existing_ids else {}
-    out = []
-    for message, placement, tid in zip(messages, placements, tids, strict=True):
-        out.append(
-            StoredMessage(
-                thought=created.get(tid) or fetched[tid],
-                conversation_id=conversation_id,
-                position=placement.position,
-                speaker=message.voice,
-                message_id=placement.message_id,
-                created=placement.existing is None,
-            )
-        )
-    return out

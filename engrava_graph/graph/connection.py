@@ -14,13 +14,12 @@ import os
 import secrets
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from engrava_graph.extras import require
+from engrava_graph.graph.connection_info import ConnectionInfo
+from engrava_graph.graph.server import LocalNeo4jServer
 from engrava_graph.model.errors import Neo4jUnavailableError
-
-Origin = Literal["env", "testcontainers", "local"]
 
 CONTAINER_IMAGE = "neo4j:5.26-community"
 DOCKER_PING_TIMEOUT = 3  # seconds
@@ -29,23 +28,10 @@ DOCKER_PING_TIMEOUT = 3  # seconds
 _WITH_URI_ONLY = ("NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 log = logging.getLogger(__name__)
 
+__all__ = ["CONTAINER_IMAGE", "ConnectionInfo", "connection_from_env", "resolve_connection"]
+
 _container: Any = None  # the testcontainers Neo4jContainer started by this process, if any
 _container_lock = threading.Lock()
-
-
-@dataclass(frozen=True)
-class ConnectionInfo:
-    """How to reach one Neo4j server.
-
-    ``database`` is None for the server's default database; ``origin`` says which step of the
-    resolution order produced it. The password is left out of ``repr``.
-    """
-
-    uri: str
-    user: str
-    password: str = field(repr=False)
-    database: str | None = None
-    origin: Origin = "env"
 
 
 def resolve_connection(*, start_local: bool = True) -> ConnectionInfo:
@@ -135,9 +121,6 @@ def _local_connection(start_local: bool) -> ConnectionInfo:
     Raises:
         Neo4jUnavailableError: it is not running and ``start_local`` is False, or it cannot start.
     """
-    # Imported here: server.py imports ConnectionInfo from this module.
-    from engrava_graph.graph.server import LocalNeo4jServer
-
     server = LocalNeo4jServer()
     if start_local:
         return server.start()

@@ -35,7 +35,7 @@ from pathlib import Path
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired, TransientError
 
-from engrava_graph.graph.connection import ConnectionInfo
+from engrava_graph.graph.connection_info import ConnectionInfo
 from engrava_graph.graph.registry import cypher
 from engrava_graph.home import cache_dir
 from engrava_graph.model.errors import Neo4jUnavailableError

@@ -4,15 +4,13 @@ run, from ``cypher/retrieval/explain_subgraph.cypher``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 from engrava_graph.retrieval.results import Explanation
-
-if TYPE_CHECKING:
-    from engrava_graph.core import Neo4jEngravaCore
 
 _SUBGRAPH = cypher("retrieval/explain_subgraph")
 DEFAULT_MAX_SHARED = 20
@@ -81,8 +79,18 @@ def explained_ids(explanation: Explanation) -> list[str]:
     return [r.thought_id for r in explanation.results]
 
 
+class NamespaceReader(Protocol):
+    """What :func:`load_subgraph` reads through: a store (``Neo4jEngravaCore``) is one."""
+
+    @property
+    def executor(self) -> GraphExecutor: ...
+
+    @property
+    def namespace(self) -> str: ...
+
+
 async def load_subgraph(
-    store: Neo4jEngravaCore,
+    store: NamespaceReader,
     explanation: Explanation,
     *,
     max_shared: int = DEFAULT_MAX_SHARED,
