@@ -53,7 +53,7 @@ def list_command() -> None:
 @cypher_app.command("show")
 def show(
     name: Annotated[
-        str, typer.Argument(help="A name from `cypher list`, e.g. retrieval/spread_hop.")
+        str, typer.Argument(help="A name from `cypher list`, e.g. retrieval/activate_index.")
     ],
 ) -> None:
     """Print a statement's header and its Cypher with the fragments expanded."""

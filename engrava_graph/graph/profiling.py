@@ -30,7 +30,7 @@ class ProfiledRun:
     """One read statement run under ``PROFILE``.
 
     Attributes:
-        name: the registry name, e.g. ``"retrieval/spread_hop"``.
+        name: the registry name, e.g. ``"retrieval/activate_index"``.
         text: the Cypher that ran (without ``PROFILE``).
         params: the parameters it ran with.
         db_hits: database hits summed over every operator of the plan.
