@@ -59,7 +59,7 @@ from engrava_graph.model.records import (
 )
 from engrava_graph.model.temporal import UtcDateTime
 
-Q = {"conversations/state": cypher("conversations/state")}
+_STATE = cypher("conversations/state")
 MAX_CONTENT_CHARS = 1_000_000
 """The longest content a thought holds, the speaker prefix included."""
 MAX_MESSAGES = 10_000
@@ -354,7 +354,7 @@ async def read_state(
     """
     state = (
         await run(
-            Q["conversations/state"],
+            _STATE,
             namespace=namespace,
             conversation_id=conversation_id,
             conversation_thought_id=conversation_tid,
