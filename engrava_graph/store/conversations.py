@@ -92,7 +92,7 @@ class ConversationsMixin(StoreBase):
             StaleDataError: concurrent calls kept moving the conversation (3 tries).
             EmbeddingError: the provider failed (nothing is written).
         """
-        parsed = validate_messages(conversation_id, messages)
+        parsed = validate_messages(conversation_id, messages, source=source)
         conversation_tid = conversation_thought_id(self.namespace, conversation_id)
         vectors: dict[str, list[float] | None] = {}
         for _ in range(_ATTEMPTS):

@@ -85,6 +85,10 @@ def test_bad_input_is_a_typed_error() -> None:
         assert voiceless.value.errors[0]["loc"] == ("messages", 0, "speaker")
     with pytest.raises(ValidationFailedError):
         validate_messages("c", "hello")  # type: ignore[arg-type]
+    for source in ("", "  ", "\u200b", 5, "x" * 257):  # checked before any I/O, as REST does
+        with pytest.raises(ValidationFailedError) as sourceless:
+            validate_messages("c", [{"content": "hi", "role": "user"}], source=source)
+        assert sourceless.value.errors[0]["loc"] == ("source",)
     assert validate_messages("c", [{"content": "hi", "role": "user"}])[0].text == "user: hi"
 
 

@@ -87,6 +87,9 @@ def test_bad_messages_are_422_naming_the_message(api: Api) -> None:
         ({"messages": [{**MESSAGES[0], "timestamp": "yesterday"}]}, "messages.0.timestamp"),
         ({"messages": [{**MESSAGES[0], "colour": "red"}]}, "messages.0.colour"),
         ({"messages": []}, "messages"),
+        # a blank source was a 500 (the thought's own check ran only when it was built)
+        ({"messages": MESSAGES, "source": "  "}, "source"),
+        ({"messages": MESSAGES, "source": "\u200b"}, "source"),
     ]
     for body, field in cases:
         response = api.post(ROUTE, json=body)
