@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from engrava_graph.model import EdgeType
+from engrava_graph.model import EdgeType, ThoughtType
 from engrava_graph.retrieval.config import RetrievalConfig
 from tests.factories import edge, thought
 
@@ -138,6 +138,25 @@ async def test_typed_edges_spread_as_many_links_as_spread_depth_asks(store):
     assert reached == {1: set(ids[1:2]), 2: set(ids[1:3]), 3: set(ids[1:4])}
     hops = {c.thought_id: c.hops for c in explanation.candidates}  # depth 3's
     assert [hops[i] for i in ids] == [0, 1, 2, 3]
+
+
+async def test_a_reflection_spreads_to_its_members_but_does_not_link_them_to_each_other(store):
+    """Member -> reflection is one link (the reflection informs); member -> reflection ->
+    co-member is not followed: dreaming links co-members by ASSOCIATED at their cosine, and the
+    path through the reflection (weight 1.0) crowded out a seed's conversation neighbours."""
+    dog = await store.create_thought(thought("Caroline adopted a golden retriever named Max"))
+    pie = await store.create_thought(thought("Grandma's apple pie recipe uses cinnamon"))
+    summary = await store.create_thought(
+        thought("Caroline's pets and family recipes", thought_type=ThoughtType.REFLECTION)
+    )
+    for member in (dog, pie):
+        await store.create_edge(edge(summary, member, EdgeType.CONSOLIDATED_FROM, weight=1.0))
+    explanation = await store.explain(
+        "Tell me about Caroline's golden retriever", level="debug", pathway="exact", spread_depth=2
+    )
+    via = {c.thought_id: c.via for c in explanation.candidates}
+    assert f"CONSOLIDATED_FROM from {dog.thought_id}" in via[summary.thought_id]
+    assert f"CONSOLIDATED_FROM from {dog.thought_id}" not in via.get(pie.thought_id, [])
 
 
 async def test_last_weeks_memory_beats_an_older_more_similar_one(store):
