@@ -4,13 +4,18 @@
   as ``page_content``; id, confidence, when, causal links in ``metadata``).
 - :func:`memory_tools`: ``recall_memory`` (the retrieval cycle, answered as
   :func:`~engrava_graph.integrations.prompt.format_for_prompt` text) and ``remember`` (store a
-  fact), for a tool-calling agent.
+  fact), for a tool-calling agent. A call the memory refuses (an empty or oversized query, a
+  missing argument) answers the model ``"<code>: <message>"`` as the tool's
+  output (LangChain's ``handle_tool_error`` / ``handle_validation_error``), so the agent loop
+  goes on; a failure of the memory itself (Neo4j unreachable) raises.
 
 Async only (``ainvoke``): the Neo4j driver is asynchronous and bound to its event loop.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from langchain_core.callbacks import (
@@ -19,11 +24,13 @@ from langchain_core.callbacks import (
 )
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.tools import BaseTool, StructuredTool
-from pydantic import ConfigDict, Field
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from pydantic import ConfigDict, Field, ValidationError
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.integrations.prompt import format_for_prompt, when
+from engrava_graph.model.error_codes import error_code
+from engrava_graph.model.errors import EngravaGraphError, ValidationFailedError
 from engrava_graph.retrieval.results import RetrievedMemory
 
 _ASYNC_ONLY = "the memory is async-only: use ainvoke (the Neo4j driver is asynchronous)"
@@ -75,8 +82,36 @@ class EngravaRetriever(BaseRetriever):
         return [memory_document(m) for m in response.results]
 
 
+@contextmanager
+def refusals() -> Iterator[None]:
+    """Raise a library error the caller can act on (a 4xx of
+    :mod:`~engrava_graph.model.error_codes`) as a ``ToolException`` ``"<code>: <message>"``,
+    e.g. ``"validation_failed: query: ..."``; the memory's own failures (5xx, such as
+    ``Neo4jUnavailableError``) and any other exception propagate unchanged."""
+    try:
+        yield
+    except EngravaGraphError as error:
+        status, code = error_code(error)
+        if status >= 500:
+            raise
+        raise ToolException(f"{code}: {error}") from error
+
+
+def refused_arguments(error: Exception) -> str:
+    """The tool output for arguments that fail the tool's schema (LangChain's
+    ``handle_validation_error``): ``"validation_failed: query: Field required"``."""
+    if isinstance(error, ValidationError):  # LangChain's type also admits pydantic v1's
+        error = ValidationFailedError.from_pydantic(error)
+    return f"validation_failed: {error}"
+
+
 def memory_tools(store: Neo4jEngravaCore, *, top_k: int = 5) -> list[BaseTool]:
     """``recall_memory(query)`` and ``remember(text)`` as LangChain tools over ``store``.
+
+    A refused call returns ``"<code>: <message>"`` to the model as the tool's output (a
+    ``ToolMessage`` with ``status="error"`` when invoked with a tool call): an argument the tool
+    misses (``validation_failed: query: Field required``), an empty, blank or
+    over-2000-character query, a blank text.
 
     Args:
         store: the memory store (its namespace is used).
@@ -84,20 +119,31 @@ def memory_tools(store: Neo4jEngravaCore, *, top_k: int = 5) -> list[BaseTool]:
 
     Returns:
         The two tools (async: call them with ``ainvoke``).
+
+    Raises (from the tools):
+        Neo4jUnavailableError, EmbeddingError, ...: the memory itself failed (5xx); these are
+            not the model's to fix and stop the agent loop.
     """
 
     async def recall_memory(query: str) -> str:
         """Recall what the long-term memory holds about a question: memories with when they
         happened, how confident the recall is, and why (causal links)."""
-        response = await store.retrieve(query, top_k=top_k, now=datetime.now(UTC))
+        with refusals():
+            response = await store.retrieve(query, top_k=top_k, now=datetime.now(UTC))
         return format_for_prompt(response)
 
     async def remember(text: str) -> str:
         """Store a fact or an event in the long-term memory for later recall."""
-        stored = await store.remember(text, source="agent")
+        with refusals():
+            stored = await store.remember(text, source="agent")
         return f"remembered ({stored.thought_id})"
 
     return [
-        StructuredTool.from_function(coroutine=recall_memory, name="recall_memory"),
-        StructuredTool.from_function(coroutine=remember, name="remember"),
+        StructuredTool.from_function(
+            coroutine=function,
+            name=function.__name__,
+            handle_tool_error=True,
+            handle_validation_error=refused_arguments,
+        )
+        for function in (recall_memory, remember)
     ]

@@ -11,10 +11,13 @@ import pytest
 
 pytest.importorskip("langgraph", reason="the LangChain tests need the `langchain` extra")
 
+from langchain_core.messages import ToolMessage  # noqa: E402
+
 from engrava_graph.core import Neo4jEngravaCore  # noqa: E402
+from engrava_graph.graph.executor import GraphExecutor  # noqa: E402
 from engrava_graph.integrations.langchain import EngravaRetriever, memory_tools  # noqa: E402
 from engrava_graph.integrations.langgraph_store import EngravaStore  # noqa: E402
-from engrava_graph.model.errors import ValidationFailedError  # noqa: E402
+from engrava_graph.model.errors import Neo4jUnavailableError, ValidationFailedError  # noqa: E402
 from examples.langgraph_agent import chat, main, parse, scripted_model  # noqa: E402
 
 
@@ -89,6 +92,39 @@ async def test_retriever_and_tools(store: Neo4jEngravaCore) -> None:
     documents = await EngravaRetriever(store=store, top_k=3).ainvoke("billing database")
     assert documents[0].page_content == "The billing DB moved to eu-west"
     assert 0 < documents[0].metadata["confidence"] <= 1 and documents[0].metadata["when"]
+
+
+async def test_tools_answer_refused_input_to_the_model(store: Neo4jEngravaCore) -> None:
+    recall_memory, remember = memory_tools(store)
+    refused = {
+        "empty query": (recall_memory, {"query": ""}, "validation_failed: query: query must not"),
+        "long query": (recall_memory, {"query": "x" * 2001}, "at most 2000 characters"),
+        "no query": (recall_memory, {}, "validation_failed: query: Field required"),
+        "blank text": (remember, {"text": " \u200b "}, "validation_failed: text must not be"),
+        "huge text": (remember, {"text": "y" * 1_000_001}, "validation_failed: content"),
+    }
+    for name, (tool, args, expected) in refused.items():
+        assert expected in await tool.ainvoke(args), name
+        call = {"type": "tool_call", "id": "c1", "name": tool.name, "args": args}
+        message = await tool.ainvoke(call)
+        assert isinstance(message, ToolMessage) and message.status == "error", name
+        assert expected in message.content, name
+    assert await store.list_thoughts() == []  # nothing was half-written
+
+
+async def test_tools_raise_when_neo4j_is_unreachable(store: Neo4jEngravaCore) -> None:
+    nowhere = GraphExecutor.connect(
+        "bolt://127.0.0.1:1", ("neo4j", "x"), None, max_transaction_retry_time=0.2
+    )
+    down = Neo4jEngravaCore(
+        nowhere, namespace=store.namespace, embedding_provider=store.embedding_provider
+    )
+    try:
+        for tool, args in zip(memory_tools(down), ({"query": "x"}, {"text": "x"}), strict=True):
+            with pytest.raises(Neo4jUnavailableError):
+                await tool.ainvoke(args)
+    finally:
+        await nowhere.close()
 
 
 async def test_example_agent_remembers_across_turns(store: Neo4jEngravaCore) -> None:
