@@ -5,7 +5,7 @@
 - :func:`memory_tools`: ``recall_memory`` (the retrieval cycle, answered as
   :func:`~engrava_graph.integrations.prompt.format_for_prompt` text) and ``remember`` (store a
   fact), for a tool-calling agent. A call the memory refuses (an empty or oversized query, a
-  missing argument) answers the model ``"<code>: <message>"`` as the tool's
+  misspelled or missing argument) answers the model ``"<code>: <message>"`` as the tool's
   output (LangChain's ``handle_tool_error`` / ``handle_validation_error``), so the agent loop
   goes on; a failure of the memory itself (Neo4j unreachable) raises.
 
@@ -25,7 +25,7 @@ from langchain_core.callbacks import (
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.integrations.prompt import format_for_prompt, when
@@ -51,6 +51,23 @@ def memory_document(memory: RetrievedMemory) -> Document:
             "causal_links": [link.model_dump(mode="json") for link in memory.causal_links],
         },
     )
+
+
+class RecallArgs(BaseModel):
+    """The arguments of ``recall_memory``; any other argument is refused (a misspelled
+    ``topk`` is not dropped for the default)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(description="The question (1-2000 characters).")
+
+
+class RememberArgs(BaseModel):
+    """The arguments of ``remember``; any other argument is refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(description="The fact or event to remember.")
 
 
 class EngravaRetriever(BaseRetriever):
@@ -110,8 +127,10 @@ def memory_tools(store: Neo4jEngravaCore, *, top_k: int = 5) -> list[BaseTool]:
 
     A refused call returns ``"<code>: <message>"`` to the model as the tool's output (a
     ``ToolMessage`` with ``status="error"`` when invoked with a tool call): an argument the tool
-    misses (``validation_failed: query: Field required``), an empty, blank or
-    over-2000-character query, a blank text.
+    does not name (``validation_failed: topk: Extra inputs are not permitted``: the
+    ``args_schema``, :class:`RecallArgs` / :class:`RememberArgs`, forbids extra fields) or misses
+    (``validation_failed: query: Field required``), an empty, blank or over-2000-character query,
+    a blank text.
 
     Args:
         store: the memory store (its namespace is used).
@@ -142,8 +161,9 @@ def memory_tools(store: Neo4jEngravaCore, *, top_k: int = 5) -> list[BaseTool]:
         StructuredTool.from_function(
             coroutine=function,
             name=function.__name__,
+            args_schema=schema,
             handle_tool_error=True,
             handle_validation_error=refused_arguments,
         )
-        for function in (recall_memory, remember)
+        for function, schema in ((recall_memory, RecallArgs), (remember, RememberArgs))
     ]

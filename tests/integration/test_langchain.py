@@ -100,6 +100,8 @@ async def test_tools_answer_refused_input_to_the_model(store: Neo4jEngravaCore) 
         "empty query": (recall_memory, {"query": ""}, "validation_failed: query: query must not"),
         "long query": (recall_memory, {"query": "x" * 2001}, "at most 2000 characters"),
         "no query": (recall_memory, {}, "validation_failed: query: Field required"),
+        "misspelled": (recall_memory, {"query": "x", "topk": 3}, "topk: Extra inputs are not"),
+        "extra": (remember, {"text": "x", "source": "me"}, "source: Extra inputs are not"),
         "blank text": (remember, {"text": " \u200b "}, "validation_failed: text must not be"),
         "huge text": (remember, {"text": "y" * 1_000_001}, "validation_failed: content"),
     }
