@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from pathlib import Path
 
 import httpx
 import pytest
@@ -27,6 +28,7 @@ from tests.browser_files import (
     parse_grass,
 )
 
+EXPLORING_MD = Path(__file__).resolve().parents[2] / "docs" / "exploring.md"
 OTHER_RELATIONSHIPS = ("MENTIONS", "TAGGED", "PRODUCED")
 TYPE_LABELS = [t.label for t in ThoughtType]
 
@@ -80,6 +82,18 @@ def test_guide_declares_every_parameter_its_cypher_uses():
     assert used <= params.keys(), used - params.keys()
     unscoped = [b for b in guide_cypher(slides) if "$namespace" not in b]
     assert len(unscoped) == 1 and "t.namespace AS namespace" in unscoped[0], unscoped
+
+
+def test_exploring_md_shows_the_guides_own_param_blocks():
+    """docs/exploring.md quotes the guide's ``:param`` blocks as the guide serves them (it named
+    values the guide does not have), and names only parameters the guide sets."""
+    text = EXPLORING_MD.read_text(encoding="utf-8")
+    blocks = {b for s in guide_slides() for b in s.blocks if b.startswith(":param")}
+    quoted = re.findall(r"`(:param \w+ => '[^']*')`", text)
+    named = re.findall(r"`:param (\w+)`", text)
+    assert quoted and named
+    assert set(quoted) <= blocks, set(quoted) - blocks
+    assert set(named) <= guide_params(guide_slides()).keys()
 
 
 def test_bloom_perspective_has_a_category_per_thought_type():
