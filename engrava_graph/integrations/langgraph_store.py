@@ -142,7 +142,8 @@ class EngravaStore(BaseStore):
     Raises (from the operations):
         NotImplementedError: the synchronous ``batch`` (use the ``a``-prefixed methods).
         ValidationFailedError: a value that is not JSON-serialisable or a label the metadata
-            cannot hold.
+            cannot hold; a negative ``offset`` or ``limit`` (``asearch``,
+            ``alist_namespaces``), a ``max_depth`` below 1.
     """
 
     def __init__(self, store: Neo4jEngravaCore) -> None:
@@ -218,10 +219,7 @@ class EngravaStore(BaseStore):
         """The items under the prefix that match ``op.filter``, then ``op.offset`` and
         ``op.limit`` (the filter runs before the page is cut). With a query they are the
         cycle's best :data:`RANKED_MAX` in rank order; without one, every item by id."""
-        if op.offset < 0 or op.limit < 0:
-            raise ValidationFailedError.of_field(
-                "offset" if op.offset < 0 else "limit", "offset and limit must be >= 0"
-            )
+        _check_page(op.offset, op.limit)
         wanted = op.offset + op.limit
         if op.query:
             if wanted > RANKED_MAX:
@@ -254,6 +252,18 @@ class EngravaStore(BaseStore):
         return kept[op.offset : wanted]
 
     async def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        """The distinct item namespaces that meet ``op.match_conditions``, cut to
+        ``op.max_depth`` labels, sorted, then ``op.offset`` and ``op.limit``.
+
+        Raises:
+            ValidationFailedError: a negative ``offset`` or ``limit``, or a ``max_depth``
+                below 1.
+        """
+        _check_page(op.offset, op.limit)
+        if op.max_depth is not None and op.max_depth < 1:
+            raise ValidationFailedError.of_field(
+                "max_depth", f"max_depth must be >= 1 (or None: every label), not {op.max_depth}"
+            )
         seen: set[tuple[str, ...]] = set()
         after: str | None = None
         while True:
@@ -266,7 +276,7 @@ class EngravaStore(BaseStore):
             after = page[-1].thought_id
         chosen = sorted(
             {
-                ns[: op.max_depth] if op.max_depth else ns
+                ns[: op.max_depth]
                 for ns in seen
                 if all(
                     _condition(ns, c.match_type, tuple(c.path)) for c in op.match_conditions or ()
@@ -274,6 +284,18 @@ class EngravaStore(BaseStore):
             }
         )
         return chosen[op.offset : op.offset + op.limit]
+
+
+def _check_page(offset: int, limit: int) -> None:
+    """Refuse a page that slicing would misread (a negative offset counts from the end).
+
+    Raises:
+        ValidationFailedError: ``offset`` or ``limit`` below 0, naming the field.
+    """
+    if offset < 0 or limit < 0:
+        raise ValidationFailedError.of_field(
+            "offset" if offset < 0 else "limit", "offset and limit must be >= 0"
+        )
 
 
 def _condition(namespace: tuple[str, ...], match_type: str, path: tuple[str, ...]) -> bool:

@@ -75,6 +75,10 @@ async def test_store_filters_before_the_page_and_refuses_what_it_cannot_keep(
     for bad in ({"offset": -1}, {"limit": -1}, {"query": "cat", "offset": 200}):
         with pytest.raises(ValidationFailedError):
             await memories.asearch(("u1",), **bad)
+    assert await memories.alist_namespaces(max_depth=1, limit=1) == [("u1",)]
+    for bad in ({"offset": -1}, {"limit": -1}, {"max_depth": 0}):  # a tail, nothing, everything
+        with pytest.raises(ValidationFailedError, match=next(iter(bad))):
+            await memories.alist_namespaces(**bad)
     for value in ("just a string", {"when": object()}, {"x": float("nan")}):
         with pytest.raises(ValidationFailedError, match="value"):
             await memories.aput(("u1",), "odd", value)  # type: ignore[arg-type]
