@@ -31,7 +31,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from engrava_graph.graph.registry import cypher
-from engrava_graph.model.errors import MigrationError
+from engrava_graph.model.errors import MigrationError, MigrationInputError
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
 if TYPE_CHECKING:
@@ -178,8 +178,10 @@ async def read_engrava(path: str | Path) -> EngravaSnapshot:
         The mapped, validated records.
 
     Raises:
-        MigrationError: the file is missing or not an ``engrava`` database, changed while it was
-            read, or holds records this package cannot store (the first ten are named).
+        MigrationInputError: the file is missing or not an ``engrava`` database, or holds
+            records this package cannot store (the first ten are named).
+        MigrationError: the ``engrava`` package is not installed, or the file changed while it
+            was read.
     """
     try:
         from engrava import EngravaError
@@ -189,7 +191,7 @@ async def read_engrava(path: str | Path) -> EngravaSnapshot:
         ) from exc
     path = Path(path)
     if not path.is_file():
-        raise MigrationError(f"{path} does not exist or is not a file")
+        raise MigrationInputError(f"{path} does not exist or is not a file")
     snapshot = EngravaSnapshot(path=path)
     errors: list[str] = []
     try:
@@ -204,12 +206,12 @@ async def read_engrava(path: str | Path) -> EngravaSnapshot:
                     snapshot.edges.append(edge)
             total_thoughts, total_edges = metrics.thoughts.total, metrics.edges.total
     except (sqlite3.Error, EngravaError) as exc:
-        raise MigrationError(
+        raise MigrationInputError(
             f"{path} cannot be read as an engrava database ({type(exc).__name__}: {exc})"
         ) from exc
     if errors:
         shown = "; ".join(errors[:_ERRORS_SHOWN])
-        raise MigrationError(
+        raise MigrationInputError(
             f"{len(errors)} record(s) of {path} cannot be imported: {shown}"
             + (" ..." if len(errors) > _ERRORS_SHOWN else "")
         )
@@ -270,13 +272,13 @@ async def import_snapshot(
         The report; check :attr:`ImportReport.ok`.
 
     Raises:
-        MigrationError: the dimensions differ from the store's, or ``re_embed`` without an
+        MigrationInputError: the dimensions differ from the store's, or ``re_embed`` without an
             embedding provider.
     """
     if re_embed and store.embedding_provider is None:
-        raise MigrationError("re_embed needs a store with an embedding provider")
+        raise MigrationInputError("re_embed needs a store with an embedding provider")
     if not re_embed and snapshot.dimensions not in (None, store.vector_dimensions):
-        raise MigrationError(
+        raise MigrationInputError(
             f"{snapshot.path} holds {snapshot.dimensions}-dimension embeddings "
             f"({snapshot.embedding_model}) but the store's vector index has "
             f"{store.vector_dimensions}; re-embed them (re_embed) or use a database whose index "

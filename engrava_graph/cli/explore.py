@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
-from engrava_graph.cli.common import request_clock, require_extra
+from engrava_graph.cli.common import error_exit, request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import SpreadDepth, default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, with_options
@@ -34,7 +34,9 @@ from engrava_graph.retrieval.visual import render_explanation_html
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
-EXIT_COUNT_MISMATCH = 2
+EXIT_COUNT_MISMATCH = 3
+"""``import-engrava``'s exit code when the count check fails: not a usage error (2: a missing or
+unreadable file, a bad option) nor another failure (1), so a script can tell them apart."""
 
 
 @asynccontextmanager
@@ -238,17 +240,28 @@ def import_engrava(
 ) -> None:
     """Copy thoughts, edges and embeddings from an engrava SQLite file into Neo4j.
 
-    At the end the counts are checked: exit code 2 when Neo4j does not hold what the file holds.
+    At the end the counts are checked: exit code 3 when Neo4j does not hold what the file holds
+    (2 for a missing or unreadable file, 1 for other failures).
     """
     require_extra("peer", "engrava-graph import-engrava")
     report = run(_import(neo4j.connection(), path, namespace, re_embed, chunk_size))
     _print_report(report)
+    check_counts(report)
+
+
+def check_counts(report: ImportReport) -> None:
+    """Print that the count check passed, or fail the command with its own exit code.
+
+    Raises:
+        typer.Exit: :data:`EXIT_COUNT_MISMATCH` (3) after one ``error:`` line on stderr when
+            Neo4j does not hold what the file holds (:attr:`ImportReport.ok` is false).
+    """
     if not report.ok:
-        err_console.print(
-            "[bold red]count check failed:[/] Neo4j does not hold what the file "
-            "holds; run the import again to finish it"
+        raise error_exit(
+            "count check failed: Neo4j does not hold what the file holds; run the import "
+            "again to finish it",
+            EXIT_COUNT_MISMATCH,
         )
-        raise typer.Exit(EXIT_COUNT_MISMATCH)
     console.print("[green]count check passed[/]")
 
 

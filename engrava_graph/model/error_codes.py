@@ -61,6 +61,7 @@ ERROR_CODES: Mapping[type[errors.EngravaGraphError], ErrorCode] = MappingProxyTy
         errors.DatasetError: ErrorCode(422, "invalid_dataset"),
         errors.HygienePolicyMissingError: ErrorCode(500, "hygiene_policy_missing"),
         errors.MigrationError: ErrorCode(500, "migration_failed"),
+        errors.MigrationInputError: ErrorCode(422, "invalid_migration_input"),
         errors.MissingExtraError: ErrorCode(501, "extra_not_installed"),
     }
 )

@@ -428,6 +428,13 @@ class MigrationError(EngravaGraphError):
     arrive whole: the message names the file or the records and what to do."""
 
 
+class MigrationInputError(MigrationError, ValueError):
+    """An import cannot start because of its input, which the caller must change: the file does
+    not exist or is not the other store's database, holds records that do not fit, or has
+    embeddings of another dimension than the target's index (the console script's exit code 2,
+    as for any input file)."""
+
+
 class ApiError(EngravaGraphError):
     """A call of the Python client (``engrava_graph.client``) to the REST service failed in a way
     no other library error describes: an unknown job or route, a 500, an answer that is not the

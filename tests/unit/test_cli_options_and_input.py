@@ -4,6 +4,7 @@ and where) and ``list``'s output on a narrow terminal and in a pipe."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import sys
@@ -17,12 +18,13 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from engrava_graph.cli import app
-from engrava_graph.cli.errors import describe
-from engrava_graph.cli.explore import ranked_candidates
+from engrava_graph.cli.errors import EXIT_FAILURE, EXIT_USAGE, describe
+from engrava_graph.cli.explore import EXIT_COUNT_MISMATCH, check_counts, ranked_candidates
 from engrava_graph.cli.json_input import open_output, read_conversation
 from engrava_graph.cli.memory import list_rows, read_export, table_lines
 from engrava_graph.cli.options import Neo4jOptions, with_options
-from engrava_graph.model.errors import DatasetError
+from engrava_graph.migrate_engrava import Counts, ImportReport, read_engrava
+from engrava_graph.model.errors import DatasetError, MigrationError
 from engrava_graph.model.records import ThoughtRecord
 from engrava_graph.retrieval.results import CandidateTrace, Explanation, RetrievedMemory
 
@@ -138,6 +140,30 @@ def test_import_engrava_refuses_a_missing_file_as_a_usage_error(tmp_path: Path, 
     result = CliRunner().invoke(app, ["import-engrava", str(tmp_path / name)])
     assert result.exit_code == 2, result.output
     assert "Invalid value for 'path'" in result.output
+
+
+def test_a_missing_engrava_file_is_a_usage_error_from_the_library_too(tmp_path: Path) -> None:
+    with pytest.raises(MigrationError) as caught:
+        asyncio.run(read_engrava(tmp_path / "nowhere.db"))
+    code, message = describe(caught.value)
+    assert code == EXIT_USAGE and "nowhere.db does not exist" in message
+
+
+def _report(found: Counts) -> ImportReport:
+    expected = Counts(thoughts=2, embeddings=2, edges=1)
+    return ImportReport("ns", expected, expected, Counts(), found, None, {})
+
+
+def test_a_failed_count_check_has_its_own_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not 2 (a missing or unreadable file, a bad option) nor 1, so a script can tell them apart."""
+    assert EXIT_COUNT_MISMATCH not in (EXIT_USAGE, EXIT_FAILURE)
+    with pytest.raises(typer.Exit) as caught:
+        check_counts(_report(Counts(thoughts=2, embeddings=1, edges=1)))
+    assert caught.value.exit_code == EXIT_COUNT_MISMATCH == 3
+    err = capsys.readouterr().err
+    assert err.startswith("error: count check failed") and err.count("\n") == 1
+    check_counts(_report(Counts(thoughts=2, embeddings=2, edges=1)))
+    assert "count check passed" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
