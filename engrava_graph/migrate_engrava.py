@@ -11,8 +11,10 @@ is counted in the report, not stored: a thought's ``provenance`` and ``action_ou
 Writes go through :meth:`~engrava_graph.core.Neo4jEngravaCore.bulk_store` and
 :meth:`~engrava_graph.core.Neo4jEngravaCore.bulk_create_edges`, one transaction per chunk.
 Records whose id is already in the namespace are skipped, so running the import again after an
-interruption finishes it. At the end every id of the file is looked up in Neo4j: the thoughts,
-embeddings and edges found must number exactly what the file holds (:attr:`ImportReport.ok`).
+interruption finishes it; with ``re_embed`` the vectors of the thoughts already there are replaced
+too, so the flag works on a namespace imported before. At the end every id of the file is looked
+up in Neo4j: the thoughts, embeddings and edges found must number exactly what the file holds
+(:attr:`ImportReport.ok`).
 
 The whole file is held in memory while it is imported (its text plus 4 bytes per embedding
 dimension per thought).
@@ -93,7 +95,8 @@ class ImportReport:
         namespace: where the records went.
         expected: what Neo4j must hold at the end (the file's counts; with ``re_embed`` one
             embedding per thought).
-        written: what this run wrote.
+        written: what this run wrote (with ``re_embed``, the embeddings include the vectors
+            replaced on thoughts that were already there).
         skipped: what was already in the namespace (same ids) and was left as it was.
         found: what the final check found in Neo4j.
         embedding_model: whose vectors the namespace now holds.
@@ -264,8 +267,10 @@ async def import_snapshot(
         store: the target store (schema ensured), opened for the target namespace. Its vector
             index must have the snapshot's dimensions unless ``re_embed``.
         snapshot: from :func:`read_engrava`.
-        re_embed: ignore the file's vectors and embed every thought with the store's provider
-            (when the file's model is not the one queries will be embedded with).
+        re_embed: ignore the file's vectors and embed every thought of the file with the
+            store's provider (when the file's model is not the one queries will be embedded
+            with), those already in the namespace too: their stored text is embedded again and
+            their vectors replaced (:meth:`~engrava_graph.core.Neo4jEngravaCore.reembed`).
         chunk_size: thoughts or edges per write transaction.
 
     Returns:
@@ -299,12 +304,18 @@ async def import_snapshot(
             ]
         )
         await store.bulk_store(chunk, embeddings=vectors, batch_size=chunk_size)
+    reembedded = 0
+    if re_embed:
+        for chunk in _chunks(sorted(had), chunk_size):
+            reembedded += len(await store.reembed(chunk))
     for chunk in _chunks(edges, chunk_size):
         await store.bulk_create_edges(chunk, batch_size=chunk_size)
     found, embedded, found_edges = await _present(store, thought_ids, edge_ids, chunk_size)
     counts = snapshot.counts
     written_embeddings = (
-        len(thoughts) if re_embed else sum(t.thought_id in snapshot.embeddings for t in thoughts)
+        len(thoughts) + reembedded
+        if re_embed
+        else sum(t.thought_id in snapshot.embeddings for t in thoughts)
     )
     return ImportReport(
         namespace=store.namespace,
@@ -312,7 +323,11 @@ async def import_snapshot(
             counts.thoughts, counts.thoughts if re_embed else counts.embeddings, counts.edges
         ),
         written=Counts(len(thoughts), written_embeddings, len(edges)),
-        skipped=Counts(len(had), sum(t in snapshot.embeddings for t in had), len(had_edges)),
+        skipped=Counts(
+            len(had),
+            len(had) - reembedded if re_embed else sum(t in snapshot.embeddings for t in had),
+            len(had_edges),
+        ),
         found=Counts(len(found), len(embedded), len(found_edges)),
         embedding_model=(
             getattr(store.embedding_provider, "model_name", None)

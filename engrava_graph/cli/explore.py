@@ -231,7 +231,7 @@ def import_engrava(
         bool,
         typer.Option(
             help="Embed with all-MiniLM-L6-v2 instead of copying the file's vectors (when the file "
-            "was embedded with another model)."
+            "was embedded with another model); thoughts imported before get new vectors too."
         ),
     ] = False,
     chunk_size: Annotated[int, typer.Option(min=1, help="Records per write transaction.")] = 500,

@@ -8,17 +8,20 @@ from collections.abc import Sequence
 import numpy as np
 
 from engrava_graph.embeddings.base import NORM_RULE, embed_off_loop, norm_problem
+from engrava_graph.graph.params import vector_param
 from engrava_graph.graph.registry import cypher
 from engrava_graph.model.bounds import blank
 from engrava_graph.model.errors import ValidationFailedError
-from engrava_graph.model.records import ThoughtRecord
+from engrava_graph.model.records import ThoughtRecord, content_hash
 from engrava_graph.store._base import StoreBase
+from engrava_graph.store.modes import writes
 
 Q = {
     name: cypher(name)
     for name in (
         "thoughts/embeddings",
         "thoughts/get_embedding",
+        "thoughts/set_embeddings",
     )
 }
 
@@ -77,6 +80,43 @@ class VectorsMixin(StoreBase):
             )
         )[0]
         return dict(zip(row["thought_ids"], row["embeddings"], strict=True))
+
+    @writes
+    async def reembed(self, thought_ids: Sequence[str]) -> list[str]:
+        """Embed the stored text of existing thoughts again with the store's provider and
+        replace their vectors: one provider call (on a worker thread), then one write. For
+        thoughts whose vectors came from another model than the one queries are embedded with.
+
+        Args:
+            thought_ids: the thoughts; ids not in the namespace are left out.
+
+        Returns:
+            The ids whose vector was replaced (a thought updated meanwhile keeps the vector of
+            its update and is left out).
+
+        Raises:
+            ValidationFailedError: the store has no embedding provider.
+            EmbeddingError: the provider failed (nothing is written).
+        """
+        if self.embedding_provider is None:
+            raise ValidationFailedError("reembed needs a store with an embedding provider")
+        records = list((await self.get_thoughts(thought_ids)).values())
+        if not records:
+            return []
+        vectors = await embed_off_loop(self.embedding_provider, [_embed_input(t) for t in records])
+        rows = [
+            {
+                "thought_id": t.thought_id,
+                "essence": t.essence,
+                "content_hash": content_hash(t.content),
+                "embedding": vector_param(vector),
+            }
+            for t, vector in zip(records, vectors, strict=True)
+        ]
+        written = await self.executor.write(
+            Q["thoughts/set_embeddings"], namespace=self.namespace, rows=rows
+        )
+        return [row["thought_id"] for row in written]
 
     async def embed_query(self, text: str) -> list[float] | None:
         """The provider's vector for ``text`` (None without a provider); see

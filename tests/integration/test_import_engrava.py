@@ -193,6 +193,24 @@ async def test_running_the_import_again_writes_nothing_and_finishes_a_partial_on
     assert again.ok and again.written == Counts() and again.skipped == snapshot.counts
 
 
+async def test_re_embed_after_a_plain_import_replaces_the_file_vectors(make_store, peer_db):
+    snapshot = await read_engrava(peer_db.path)
+    store, fresh = make_store(), make_store()
+    assert (await import_snapshot(store, snapshot)).ok
+    report = await import_snapshot(store, snapshot, re_embed=True)
+    assert report.ok and report.found.embeddings == len(THOUGHTS)
+    assert report.written == Counts(thoughts=0, embeddings=len(THOUGHTS), edges=0)
+    assert report.skipped == Counts(thoughts=len(THOUGHTS), embeddings=0, edges=len(EDGES))
+    assert (await import_snapshot(fresh, snapshot, re_embed=True)).ok
+    ids = [t.thought_id for t in snapshot.thoughts]
+    replaced, embedded_fresh = await store.get_embeddings(ids), await fresh.get_embeddings(ids)
+    assert replaced.keys() == embedded_fresh.keys() == set(ids)
+    for thought_id in ids:
+        assert np.allclose(replaced[thought_id], embedded_fresh[thought_id], atol=1e-5)
+    for thought_id, vector in peer_db.vectors.items():
+        assert not np.allclose(replaced[thought_id], vector, atol=1e-3)
+
+
 async def test_a_store_with_other_dimensions_is_refused_before_any_write(make_store, peer_db):
     small = make_store(embedding_provider=None, vector_dimensions=128)
     with pytest.raises(MigrationError, match="384-dimension"):

@@ -36,6 +36,7 @@ READS = {
 WRITES = {
     "create_thought",
     "bulk_store",
+    "reembed",
     "add_messages",
     "remember",
     "update_thought",
