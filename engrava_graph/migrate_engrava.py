@@ -98,7 +98,9 @@ class ImportReport:
         written: what this run wrote (with ``re_embed``, the embeddings include the vectors
             replaced on thoughts that were already there).
         skipped: what was already in the namespace (same ids) and was left as it was.
-        found: what the final check found in Neo4j.
+        found: what the final check found in Neo4j: the file's thoughts and edges, and of its
+            thoughts those expected to have a vector that have one (a vector on one of them the
+            file has none for, given by an earlier ``re_embed``, is not counted).
         embedding_model: whose vectors the namespace now holds.
         dropped: ``{field: thoughts}`` not carried over.
     """
@@ -311,6 +313,9 @@ async def import_snapshot(
     for chunk in _chunks(edges, chunk_size):
         await store.bulk_create_edges(chunk, batch_size=chunk_size)
     found, embedded, found_edges = await _present(store, thought_ids, edge_ids, chunk_size)
+    # The vectors this import answers for: the file's, or one per thought with re_embed. A
+    # vector on another of its thoughts (an earlier re_embed) is no shortfall of this import.
+    vectored = set(thought_ids) if re_embed else snapshot.embeddings.keys()
     counts = snapshot.counts
     written_embeddings = (
         len(thoughts) + reembedded
@@ -319,16 +324,14 @@ async def import_snapshot(
     )
     return ImportReport(
         namespace=store.namespace,
-        expected=Counts(
-            counts.thoughts, counts.thoughts if re_embed else counts.embeddings, counts.edges
-        ),
+        expected=Counts(counts.thoughts, len(vectored), counts.edges),
         written=Counts(len(thoughts), written_embeddings, len(edges)),
         skipped=Counts(
             len(had),
             len(had) - reembedded if re_embed else sum(t in snapshot.embeddings for t in had),
             len(had_edges),
         ),
-        found=Counts(len(found), len(embedded), len(found_edges)),
+        found=Counts(len(found), len(embedded & vectored), len(found_edges)),
         embedding_model=(
             getattr(store.embedding_provider, "model_name", None)
             if re_embed

@@ -211,6 +211,19 @@ async def test_re_embed_after_a_plain_import_replaces_the_file_vectors(make_stor
         assert not np.allclose(replaced[thought_id], vector, atol=1e-3)
 
 
+@pytest.mark.parametrize("embedded", [set(), EMBEDDED], ids=["no vectors", "some vectors"])
+async def test_the_same_import_passes_again_after_a_re_embed(store, tmp_path, embedded):
+    """Vectors the file does not hold (from --re-embed) are no shortfall of a plain re-run."""
+    path = tmp_path / "memory.db"
+    await _write_peer_db(path, thoughts=THOUGHTS, edges=EDGES, embed=embedded)
+    snapshot = await read_engrava(path)
+    assert (await import_snapshot(store, snapshot)).ok
+    assert (await import_snapshot(store, snapshot, re_embed=True)).ok
+    again = await import_snapshot(store, snapshot)
+    assert again.ok and again.written == Counts()
+    assert again.expected == again.found == snapshot.counts
+
+
 async def test_a_store_with_other_dimensions_is_refused_before_any_write(make_store, peer_db):
     small = make_store(embedding_provider=None, vector_dimensions=128)
     with pytest.raises(MigrationError, match="384-dimension"):
