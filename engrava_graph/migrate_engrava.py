@@ -11,10 +11,12 @@ is counted in the report, not stored: a thought's ``provenance`` and ``action_ou
 Writes go through :meth:`~engrava_graph.core.Neo4jEngravaCore.bulk_store` and
 :meth:`~engrava_graph.core.Neo4jEngravaCore.bulk_create_edges`, one transaction per chunk.
 Records whose id is already in the namespace are skipped, so running the import again after an
-interruption finishes it; with ``re_embed`` the vectors of the thoughts already there are replaced
-too, so the flag works on a namespace imported before. At the end every id of the file is looked
-up in Neo4j: the thoughts, embeddings and edges found must number exactly what the file holds
-(:attr:`ImportReport.ok`).
+interruption finishes it, except a thought the file holds a newer version of (``updated_at``
+later), which replaces the stored one
+(:meth:`~engrava_graph.core.Neo4jEngravaCore.replace_older`); with ``re_embed`` the vectors of
+the thoughts already there are replaced too, so the flag works on a namespace imported before.
+At the end every id of the file is looked up in Neo4j: the thoughts, embeddings and edges found
+must number exactly what the file holds (:attr:`ImportReport.ok`).
 
 The whole file is held in memory while it is imported (its text plus 4 bytes per embedding
 dimension per thought).
@@ -97,6 +99,8 @@ class ImportReport:
             embedding per thought).
         written: what this run wrote (with ``re_embed``, the embeddings include the vectors
             replaced on thoughts that were already there).
+        updated: the thoughts already in the namespace that the file holds a newer version of
+            (its ``updated_at`` later), replaced by it, and the vectors written with them.
         skipped: what was already in the namespace (same ids) and was left as it was.
         found: what the final check found in Neo4j: the file's thoughts and edges, and of its
             thoughts those expected to have a vector that have one (a vector on one of them the
@@ -108,6 +112,7 @@ class ImportReport:
     namespace: str
     expected: Counts
     written: Counts
+    updated: Counts
     skipped: Counts
     found: Counts
     embedding_model: str | None
@@ -256,6 +261,49 @@ async def _present(
     return thoughts, embedded, edges
 
 
+@dataclass(frozen=True)
+class _Written:
+    """What :func:`_write_thoughts` did with the file's thoughts, by id."""
+
+    created: set[str]
+    replaced: set[str]
+    kept: set[str]
+    reembedded: int
+
+
+def _file_vectors(snapshot: EngravaSnapshot, thoughts: Sequence[ThoughtRecord]) -> list[Any]:
+    """The file's vector (or None) of each thought, as lists of floats."""
+    return [
+        None if (v := snapshot.embeddings.get(t.thought_id)) is None else v.tolist()
+        for t in thoughts
+    ]
+
+
+async def _write_thoughts(
+    store: Neo4jEngravaCore,
+    snapshot: EngravaSnapshot,
+    had: set[str],
+    re_embed: bool,
+    chunk_size: int,
+) -> _Written:
+    """Create the thoughts that are new, replace those the file holds a newer version of
+    (``updated_at`` later), and with ``re_embed`` embed the others again."""
+    created = [t for t in snapshot.thoughts if t.thought_id not in had]
+    for chunk in _chunks(created, chunk_size):
+        vectors = None if re_embed else _file_vectors(snapshot, chunk)
+        await store.bulk_store(chunk, embeddings=vectors, batch_size=chunk_size)
+    replaced: set[str] = set()
+    for chunk in _chunks([t for t in snapshot.thoughts if t.thought_id in had], chunk_size):
+        vectors = None if re_embed else _file_vectors(snapshot, chunk)
+        replaced.update(await store.replace_older(chunk, embeddings=vectors))
+    kept = had - replaced
+    reembedded = 0
+    if re_embed:
+        for ids in _chunks(sorted(kept), chunk_size):
+            reembedded += len(await store.reembed(ids))
+    return _Written({t.thought_id for t in created}, replaced, kept, reembedded)
+
+
 async def import_snapshot(
     store: Neo4jEngravaCore,
     snapshot: EngravaSnapshot,
@@ -294,22 +342,8 @@ async def import_snapshot(
     thought_ids = [t.thought_id for t in snapshot.thoughts]
     edge_ids = [e.edge_id for e in snapshot.edges]
     had, _, had_edges = await _present(store, thought_ids, edge_ids, chunk_size)
-    thoughts = [t for t in snapshot.thoughts if t.thought_id not in had]
+    wrote = await _write_thoughts(store, snapshot, had, re_embed, chunk_size)
     edges = [e for e in snapshot.edges if e.edge_id not in had_edges]
-    for chunk in _chunks(thoughts, chunk_size):
-        vectors = (
-            None
-            if re_embed
-            else [
-                None if (v := snapshot.embeddings.get(t.thought_id)) is None else v.tolist()
-                for t in chunk
-            ]
-        )
-        await store.bulk_store(chunk, embeddings=vectors, batch_size=chunk_size)
-    reembedded = 0
-    if re_embed:
-        for chunk in _chunks(sorted(had), chunk_size):
-            reembedded += len(await store.reembed(chunk))
     for chunk in _chunks(edges, chunk_size):
         await store.bulk_create_edges(chunk, batch_size=chunk_size)
     found, embedded, found_edges = await _present(store, thought_ids, edge_ids, chunk_size)
@@ -317,18 +351,16 @@ async def import_snapshot(
     # vector on another of its thoughts (an earlier re_embed) is no shortfall of this import.
     vectored = set(thought_ids) if re_embed else snapshot.embeddings.keys()
     counts = snapshot.counts
-    written_embeddings = (
-        len(thoughts) + reembedded
-        if re_embed
-        else sum(t.thought_id in snapshot.embeddings for t in thoughts)
-    )
     return ImportReport(
         namespace=store.namespace,
         expected=Counts(counts.thoughts, len(vectored), counts.edges),
-        written=Counts(len(thoughts), written_embeddings, len(edges)),
+        written=Counts(
+            len(wrote.created), len(wrote.created & vectored) + wrote.reembedded, len(edges)
+        ),
+        updated=Counts(len(wrote.replaced), len(wrote.replaced & vectored)),
         skipped=Counts(
-            len(had),
-            len(had) - reembedded if re_embed else sum(t in snapshot.embeddings for t in had),
+            len(wrote.kept),
+            len(wrote.kept & vectored) - wrote.reembedded,
             len(had_edges),
         ),
         found=Counts(len(found), len(embedded & vectored), len(found_edges)),

@@ -3,8 +3,8 @@
 // stored revision is still $expected_revision (no row back = someone else wrote first).
 // An ACTIVE thought is never `retired` (restore_thought brings a retired reflection back).
 // params: $namespace, $thought_id, $expected_revision (INTEGER), $props (MAP; null values
-//         remove), $old_label, $new_label,
-//         $embedding (LIST<FLOAT> or null), $entities (LIST<STRING>), $tags (LIST<STRING>)
+//         remove; its tags are linked), $old_label, $new_label,
+//         $embedding (LIST<FLOAT> or null), $entities (LIST<STRING>)
 // returns: thought (MAP)
 MATCH (t:Thought {namespace: $namespace, thought_id: $thought_id})
 WHERE t.revision = $expected_revision
@@ -17,18 +17,5 @@ CALL (t) {
   WITH t WHERE $embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(t, 'embedding', $embedding)
 }
-CALL (t) {
-  OPTIONAL MATCH (t)-[m:MENTIONS|TAGGED]->()
-  DELETE m
-}
-CALL (t) {
-  UNWIND $entities AS name
-  MERGE (e:Entity {namespace: $namespace, name: name})
-  MERGE (t)-[:MENTIONS]->(e)
-}
-CALL (t) {
-  UNWIND $tags AS name
-  MERGE (g:Tag {namespace: $namespace, name: name})
-  MERGE (t)-[:TAGGED]->(g)
-}
+{{> thoughts/_relink}}
 RETURN {{> thoughts/_projection}} AS thought

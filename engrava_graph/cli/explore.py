@@ -188,14 +188,20 @@ def browser_guide(
 
 def _print_report(report: ImportReport) -> None:
     table = Table(title=f"engrava -> namespace {report.namespace}")
-    for column in ("", "expected", "written", "already there", "found"):
+    for column in ("", "expected", "written", "updated", "already there", "found"):
         table.add_column(column, justify="left" if not column else "right")
     for name in ("thoughts", "embeddings", "edges"):
         table.add_row(
             name,
             *(
                 str(getattr(c, name))
-                for c in (report.expected, report.written, report.skipped, report.found)
+                for c in (
+                    report.expected,
+                    report.written,
+                    report.updated,
+                    report.skipped,
+                    report.found,
+                )
             ),
         )
     console.print(table)

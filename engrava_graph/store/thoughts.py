@@ -43,6 +43,7 @@ Q = {
         "thoughts/get",
         "thoughts/get_many",
         "thoughts/get_revision",
+        "thoughts/replace_older",
         "thoughts/update",
     )
 }
@@ -343,11 +344,72 @@ class ThoughtsMixin(StoreBase):
                 new_label=new.thought_type.label,
                 embedding=row["embedding"],
                 entities=row["entities"],
-                tags=new.tags,
             )
             if rows:
                 return thought_from_properties(rows[0]["thought"])
         raise StaleDataError(thought_id)
+
+    @writes
+    async def replace_older(
+        self,
+        thoughts: Sequence[ThoughtRecord],
+        *,
+        embeddings: Sequence[Sequence[float] | None] | None = None,
+    ) -> list[str]:
+        """Write these versions of existing thoughts over the stored ones that are older, as
+        they are: every field (``updated_at`` included, not re-stamped) and no lifecycle-step
+        check, for a sync from another store whose history they are. One read, the provider's
+        call (only for the thoughts replaced), one write; a thought updated meanwhile keeps its
+        update.
+
+        Args:
+            thoughts: the new versions; left out are those not in the namespace, those without
+                ``updated_at`` and those whose stored version is as new or newer.
+            embeddings: one vector or None per thought (None removes the stored vector, which
+                was made from the old text); when not given, the provider embeds them (no
+                vectors without a provider or with ``auto_embed`` off).
+
+        Returns:
+            The ids of the thoughts replaced.
+
+        Raises:
+            ValidationFailedError: ``embeddings`` is not one per thought, or a vector is not
+                ``vector_dimensions`` finite floats.
+            EmbeddingError: the provider failed (nothing is written).
+        """
+        if embeddings is not None and len(embeddings) != len(thoughts):
+            raise ValidationFailedError(
+                f"{len(embeddings)} embeddings for {len(thoughts)} thoughts"
+            )
+        stored = await self.get_thoughts([t.thought_id for t in thoughts])
+        chosen = [
+            i
+            for i, t in enumerate(thoughts)
+            if (old := stored.get(t.thought_id)) is not None
+            and t.updated_at is not None
+            and old.updated_at is not None
+            and old.updated_at < t.updated_at
+        ]
+        if not chosen:
+            return []
+        newer = [thoughts[i] for i in chosen]
+        given = None if embeddings is None else [embeddings[i] for i in chosen]
+        vectors = await self._vectors_for(newer, given)
+        rows = []
+        for thought, vector in zip(newer, vectors, strict=True):
+            old = stored[thought.thought_id]
+            props = thought_properties(thought)
+            rows.append(
+                {
+                    **self._row(thought, vector),
+                    "old_label": old.thought_type.label,
+                    "props": {**removed_meta_keys(thought_properties(old), props), **props},
+                }
+            )
+        written = await self.executor.write(
+            Q["thoughts/replace_older"], namespace=self.namespace, rows=rows
+        )
+        return [row["thought_id"] for row in written]
 
     @writes
     async def delete_thought(self, thought_id: str) -> bool:

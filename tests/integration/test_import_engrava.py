@@ -93,6 +93,20 @@ async def _write_peer_db(
     return made
 
 
+async def _edit_peer_db(path: Path, thought_id: str, vector: np.ndarray, **changes: Any) -> Any:
+    """Update a thought in the file with the peer's own API, and its vector; the new record."""
+    conn = await aiosqlite.connect(path)
+    conn.row_factory = aiosqlite.Row
+    try:
+        peer = SqliteEngravaCore(conn)
+        record = await peer.update_thought(thought_id, **changes)
+        await peer.store_embedding(thought_id, vector.tolist(), model_name=MODEL)
+        await conn.commit()
+    finally:
+        await conn.close()
+    return record
+
+
 def _same(ours: dict[str, Any], theirs: dict[str, Any], skip: set[str]) -> None:
     """Every field of the peer's record equals ours (instants compared as instants)."""
     for key, value in theirs.items():
@@ -222,6 +236,39 @@ async def test_the_same_import_passes_again_after_a_re_embed(store, tmp_path, em
     again = await import_snapshot(store, snapshot)
     assert again.ok and again.written == Counts()
     assert again.expected == again.found == snapshot.counts
+
+
+async def test_a_re_import_brings_the_newer_version_of_a_thought(store, peer_db):
+    """By updated_at: the file's newer version replaces the stored one (fields, vector, links);
+    a thought changed in Neo4j after the import is newer than the file's and stays."""
+    assert (await import_snapshot(store, await read_engrava(peer_db.path))).ok
+    await store.update_thought("peer-1", essence="edited in neo4j")
+    vector = np.random.default_rng(11).standard_normal(DIMENSIONS).astype(np.float32)
+    edited = await _edit_peer_db(
+        peer_db.path,
+        "peer-0",
+        vector,
+        content="The deploy to Oslo failed.",
+        metadata={"speaker": "Bob"},
+        thought_type=PeerType.NOTE,
+    )
+    report = await import_snapshot(store, await read_engrava(peer_db.path))
+    assert report.ok
+    assert report.updated == Counts(thoughts=1, embeddings=1, edges=0)
+    assert report.written == Counts() and report.skipped.thoughts == len(THOUGHTS) - 1
+
+    stored = await store.get_thought("peer-0")
+    _same(
+        stored.model_dump(mode="json"),
+        edited.model_dump(mode="json"),
+        skip={"embedding_ref", "provenance", "action_outcome_score"},
+    )
+    assert stored.metadata == {"speaker": "Bob"}
+    assert np.allclose(await store.get_embedding("peer-0"), vector, atol=1e-6)
+    assert [tid for tid, _ in await store.search_fts("Oslo", top_k=5)] == ["peer-0"]
+    assert (await store.get_thought("peer-1")).essence == "edited in neo4j"
+    again = await import_snapshot(store, await read_engrava(peer_db.path))
+    assert again.ok and again.updated == Counts()
 
 
 async def test_a_store_with_other_dimensions_is_refused_before_any_write(make_store, peer_db):

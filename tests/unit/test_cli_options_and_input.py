@@ -151,7 +151,16 @@ def test_a_missing_engrava_file_is_a_usage_error_from_the_library_too(tmp_path: 
 
 def _report(found: Counts) -> ImportReport:
     expected = Counts(thoughts=2, embeddings=2, edges=1)
-    return ImportReport("ns", expected, expected, Counts(), found, None, {})
+    return ImportReport(
+        namespace="ns",
+        expected=expected,
+        written=expected,
+        updated=Counts(),
+        skipped=Counts(),
+        found=found,
+        embedding_model=None,
+        dropped={},
+    )
 
 
 def test_a_failed_count_check_has_its_own_exit_code(capsys: pytest.CaptureFixture[str]) -> None:

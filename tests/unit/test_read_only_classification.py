@@ -40,6 +40,7 @@ WRITES = {
     "add_messages",
     "remember",
     "update_thought",
+    "replace_older",
     "delete_thought",
     "restore_thought",
     "record_access",
