@@ -1,8 +1,9 @@
 """Thoughts edited by hand in Neo4j (as a person would in Neo4j Browser): an extra property is
 kept and ignored; a value no write produces is named by a typed error on read (``get_thought``,
 ``list_thoughts``), named beside the other thoughts by a listing page (``list_page``, ``GET
-/v1/thoughts``), ranked with defaults by retrieval, and repaired by an update giving its invalid
-fields valid values, so one such node never fails its whole namespace."""
+/v1/thoughts``), ranked with defaults by retrieval, clustered with defaults by dreaming, and
+repaired by an update giving its invalid fields valid values, so one such node never fails its
+whole namespace."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.model import InvalidStoredRecordError, ValidationFailedError
 from tests.factories import thought
 
@@ -185,3 +187,37 @@ async def test_a_blank_text_stored_before_the_rule_stays_readable(store):
         await store.update_thought(old.thought_id, priority="P2")
     repaired = await store.update_thought(old.thought_id, essence="Deploys", content="On Tuesday")
     assert (repaired.essence, repaired.content) == ("Deploys", "On Tuesday")
+
+
+DOGS = [
+    "Caroline adopted a golden retriever puppy named Max",
+    "Caroline's golden retriever puppy Max loves playing fetch in the park",
+    "Caroline walks her golden retriever puppy Max every morning",
+    "Max, Caroline's retriever puppy, chewed her new shoes",
+]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        "SET t.confidence = 'high'",
+        "SET t.confidence = 7",
+        "SET t.confirmation_count = 'many', t.access_count = 'often'",
+        "SET t.created_cycle = 'one', t.updated_cycle = 'one'",
+        "SET t.valid_from = 'last Tuesday', t.valid_until = 'never', t.expires_at = 'never'",
+        "SET t.essence = 42, t.content = 42",
+    ],
+)
+async def test_dreaming_clusters_a_hand_edited_thought_with_defaults(store, edit):
+    """A signal or summary field edited by hand into something no write produces (``SET
+    t.confidence = 'high'``) fails no dreaming pass: the thought is clustered with the default
+    for that field (an unset confidence, a count or cycle of 0, no time, an empty text)."""
+    edited, *others = await store.bulk_store(
+        [thought(text, created_cycle=1, updated_cycle=1, confidence=0.8) for text in DOGS]
+    )
+    await _in_browser(store, edit, edited.thought_id)
+    result = await store.consolidate(2, config=DreamingConfig(similarity_threshold=0.6))
+    assert result.reflections_created == 1
+    (reflection,) = await store.list_thoughts(thought_type="REFLECTION")
+    assert set(reflection.consolidated_from) == {t.thought_id for t in (edited, *others)}
+    assert reflection.confidence == 0.8  # the members' set confidences; an unusable one is unset
