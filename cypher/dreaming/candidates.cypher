@@ -2,7 +2,10 @@
 // pagination in the order of the (namespace, thought_id) index, so a page reads only its own
 // rows instead of sorting the namespace), with the fields the dreaming signals read, as ONE row
 // (a row per thought costs the driver more than its values).
-// params: the dreaming/_eligible params, $after_id (STRING or null), $limit (INTEGER)
+// An embedding of another length than $dimensions (edited by hand in Neo4j Browser) counts as
+// none: such a thought stays out of the pass.
+// params: the dreaming/_eligible params, $after_id (STRING or null), $limit (INTEGER),
+//         $dimensions (INTEGER, the store's vector dimensions)
 // returns: candidates (LIST of [thought_id, confidence (FLOAT or null), confirmation_count,
 //          access_count, updated_cycle (INTEGER, cycles), version (STRING: revision, updated_at
 //          and content hash, which change when the thought is written; the pass fingerprint
@@ -10,7 +13,7 @@
 //          Browser: a string, a count below 0) reads as the default: confidence null, counts
 //          and cycle 0.
 MATCH (t:Thought {namespace: $namespace})
-WHERE t.thought_id > coalesce($after_id, '') AND t.embedding IS NOT NULL
+WHERE t.thought_id > coalesce($after_id, '') AND size(t.embedding) = $dimensions
   AND {{> dreaming/_eligible}}
 WITH t
 ORDER BY t.namespace, t.thought_id

@@ -75,6 +75,9 @@ class DreamContext:
         extract_entities: text -> entity names for a reflection's MENTIONS links.
         access_tracking_enabled: whether the frequency signal can be active.
         protected_priorities: reflections at these priorities are never retired.
+        dimensions: the length of a usable embedding (the store's vector dimensions); a thought
+            whose stored embedding has another (edited by hand) is left out of the pass, as one
+            without an embedding.
     """
 
     executor: GraphExecutor
@@ -83,6 +86,7 @@ class DreamContext:
     extract_entities: Callable[[str], list[str]]
     access_tracking_enabled: bool
     protected_priorities: tuple[Priority, ...]
+    dimensions: int
 
 
 @dataclass(frozen=True)
@@ -164,11 +168,15 @@ def _settings(config: DreamingConfig) -> dict[str, Any]:
     }
 
 
-async def _candidates(executor: GraphExecutor, eligible: dict[str, Any]) -> list[Candidate]:
+async def _candidates(
+    executor: GraphExecutor, eligible: dict[str, Any], dimensions: int
+) -> list[Candidate]:
     out: list[Candidate] = []
     after: str | None = None
     while True:
-        page = await executor.read(_CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, **eligible)
+        page = await executor.read(
+            _CANDIDATES, after_id=after, limit=_CANDIDATE_PAGE, dimensions=dimensions, **eligible
+        )
         rows = page[0]["candidates"]
         out.extend(
             Candidate(tid, confidence, int(confirmations), int(accesses), int(updated), version)
@@ -317,7 +325,7 @@ async def _consolidate(
         "namespace": ctx.namespace,
         **eligibility_params(config.gates, this.current_cycle, this.now),
     }
-    candidates = await _candidates(ctx.executor, eligible)
+    candidates = await _candidates(ctx.executor, eligible, ctx.dimensions)
     active = active_signals(candidates, access_tracking_enabled=ctx.access_tracking_enabled)
     weights = effective_weights(config.signals, active)
     scores = {c.thought_id: score(c, weights, config, this.current_cycle) for c in candidates}

@@ -57,6 +57,7 @@ class DreamingMixin(StoreBase):
             extract_entities=self._extract_entities,
             access_tracking_enabled=self.access_tracking_enabled,
             protected_priorities=policy.protected_priorities,
+            dimensions=self.vector_dimensions,
         )
         token = self.suppress_access_tracking()
         try:

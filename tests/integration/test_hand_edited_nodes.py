@@ -7,6 +7,10 @@ whole namespace."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -221,3 +225,64 @@ async def test_dreaming_clusters_a_hand_edited_thought_with_defaults(store, edit
     (reflection,) = await store.list_thoughts(thought_type="REFLECTION")
     assert set(reflection.consolidated_from) == {t.thought_id for t in (edited, *others)}
     assert reflection.confidence == 0.8  # the members' set confidences; an unusable one is unset
+
+
+@pytest.mark.parametrize("embedding", ["[1.0, 2.0, 3.0]", "[]", "'not a vector'"])
+async def test_an_embedding_of_another_size_is_ranked_with_defaults(store, embedding):
+    """``SET t.embedding = [1.0, 2.0, 3.0]`` (3 floats where the index holds 384) fails no
+    ranked path: retrieval (every pathway, a causal question, the exact vector arm a metadata
+    filter takes), explain, hybrid search and recall rank the thought as one without an
+    embedding, found by its words; dreaming leaves it out, and a reflection so edited scores 0
+    in ``search_reflections_only``."""
+    texts = [
+        "The deployment window is Tuesday 2-4pm UTC",
+        "The deploy checklist lives in the wiki",
+        "The deploy failed because of the schema migration",
+    ]
+    edited, *_ = await store.bulk_store([thought(t, metadata={"team": "ops"}) for t in texts])
+    await _in_browser(store, f"SET t.embedding = {embedding}", edited.thought_id)
+    for kwargs in (
+        {},
+        {"pathway": "energy"},
+        {"pathway": "attention"},
+        {"metadata_filter": {"team": "ops"}},
+    ):
+        response = await store.retrieve("deployment window", top_k=3, now=NOW, **kwargs)
+        assert edited.thought_id in [r.thought_id for r in response.results], kwargs
+    assert (await store.retrieve("why did the deploy fail?", now=NOW)).results
+    explained = await store.explain("deployment window", level="debug", now=NOW)
+    assert edited.thought_id in [r.thought_id for r in explained.results]
+    for filters in (None, {"team": "ops"}):
+        hits = await store.search_hybrid("deployment window", filters=filters)
+        assert edited.thought_id in [tid for tid, _ in hits.results]
+    assert await store.recall("deployment window", recency_now=NOW)
+
+    dogs = await store.bulk_store([thought(t, created_cycle=1, updated_cycle=1) for t in DOGS])
+    await _in_browser(store, f"SET t.embedding = {embedding}", dogs[0].thought_id)
+    assert (await store.consolidate(2, config=DreamingConfig(similarity_threshold=0.6))).due
+    (reflection,) = await store.list_thoughts(thought_type="REFLECTION")
+    assert set(reflection.consolidated_from) == {t.thought_id for t in dogs[1:]}
+    await _in_browser(store, f"SET t.embedding = {embedding}", reflection.thought_id)
+    found = await store.search_reflections_only("golden retriever")
+    assert found.results == [(reflection.thought_id, 0.0)]
+
+
+async def test_the_retrieve_command_ranks_an_embedding_of_another_size(store, connection):
+    """``engrava-graph retrieve`` over a thought whose embedding was set by hand to 3 floats
+    prints the memories, that one among them, instead of failing with Neo4j's error."""
+    edited, _ = await store.bulk_store(
+        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Lunch is at noon")]
+    )
+    await _in_browser(store, "SET t.embedding = [1.0, 2.0, 3.0]", edited.thought_id)
+    done = subprocess.run(
+        [sys.executable, "-m", "engrava_graph.cli", "retrieve", "deployment window", "--json"]
+        + ["-n", store.namespace, "--uri", connection.uri, "--user", connection.user]
+        + ["--password", connection.password],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert edited.thought_id in [r["thought_id"] for r in json.loads(done.stdout)["results"]]

@@ -6,6 +6,7 @@ import pytest
 
 from engrava_graph.retrieval.results import PHASES
 from tests.integration.api.conftest import Api
+from tests.integration.test_hand_edited_nodes import _in_browser
 
 
 @pytest.fixture
@@ -143,3 +144,19 @@ def test_retrieve_on_an_empty_namespace_returns_nothing(api: Api) -> None:
     api.delete("/v1/thoughts/" + api.get("/v1/thoughts").json()["thoughts"][0]["thought_id"])
     body = api.post("/v1/retrieve", json={"query": "anything"}).json()
     assert body["results"] == []
+
+
+def test_retrieve_and_explain_rank_an_embedding_of_another_size(
+    api: Api, memories: dict[str, str]
+) -> None:
+    """A thought whose embedding was set by hand in Neo4j Browser to 3 floats (the index holds
+    384) is ranked with the defaults by /v1/retrieve and /v1/explain, not a 500."""
+    store = api.client.app.state.api.store(api.namespace)  # type: ignore[attr-defined]
+    edit = "SET t.embedding = [1.0, 2.0, 3.0]"
+    api.client.portal.call(_in_browser, store, edit, memories["tea"])
+    for path in ("/v1/retrieve", "/v1/explain"):
+        response = api.post(path, json={"query": "Does Ann drink green tea?"})
+        assert response.status_code == 200, (path, response.text)
+        assert memories["tea"] in [r["thought_id"] for r in response.json()["results"]], path
+    page = api.post("/v1/explain", params={"format": "html"}, json={"query": "green tea"})
+    assert page.status_code == 200, page.text
