@@ -11,9 +11,11 @@ command never starts one.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -23,9 +25,24 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.dreaming.consolidate import DreamResult
 from engrava_graph.graph.connection import ConnectionInfo
-from engrava_graph.model.errors import NamespaceNotFoundError
+from engrava_graph.model.errors import (
+    NamespaceNotFoundError,
+    ValidationFailedError,
+    validation_message,
+)
 
 console = Console(soft_wrap=True)
+#: The option that sets each config field (an error names what the user typed).
+FLAGS = {
+    "similarity_threshold": "--threshold",
+    "neighbours_k": "--neighbours",
+    "schedule_every_n_cycles": "--every",
+    "neighbour_strategy": "--strategy",
+    "min_age_cycles": "--min-age",
+    "min_cluster_size": "--min-size",
+    "max_cluster_size": "--max-size",
+}
+_FIELD_RE = re.compile(r"\b(" + "|".join(FLAGS) + r")\b")
 _PLAIN_STEP = 0.1  # plain-line progress every 10 %
 
 
@@ -73,6 +90,28 @@ def _summary(namespace: str, result: DreamResult) -> None:
     ):
         table.add_row(label, str(value))
     console.print(table)
+
+
+def options_config(settings: dict[str, Any]) -> DreamingConfig:
+    """The :class:`DreamingConfig` of the command's options (``settings``: its fields, as
+    :func:`dream` fills them).
+
+    Raises:
+        ValidationFailedError: a value the config refuses, named by the option the user typed
+            (``invalid --neighbours: Input should be less than or equal to 1000``, ``--max-size
+            (4) must be >= --min-size (9)``), not by its config field.
+    """
+    try:
+        return DreamingConfig.model_validate(settings)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        message = _FIELD_RE.sub(lambda m: FLAGS[m.group(0)], validation_message(first))
+        named = [FLAGS[str(part)] for part in first["loc"] if str(part) in FLAGS]
+        if not named:  # a check between options: its message names them
+            raise ValidationFailedError(message) from None
+        raise ValidationFailedError(
+            f"invalid {named[0]}: {message}", errors=[{"loc": (named[0],), "msg": message}]
+        ) from None
 
 
 async def _dream(
@@ -127,7 +166,7 @@ def dream(
     neo4j: Neo4jOptions,
 ) -> None:
     """Consolidate a namespace's observations into reflections (one dreaming pass)."""
-    config = DreamingConfig.model_validate(
+    config = options_config(
         {
             "similarity_threshold": threshold,
             "neighbours_k": neighbours,

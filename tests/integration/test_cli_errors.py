@@ -134,7 +134,7 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
     _assert_one_line(results["explain-database"], 2, "NEO4J_DATABASE", "nosuchdb")
     _assert_one_line(results["dream-http"], 2, "NEO4J_URI")
     _assert_one_line(results["dream-database"], 2, "NEO4J_DATABASE")
-    _assert_one_line(results["dream-settings"], 2, "max_cluster_size")
+    _assert_one_line(results["dream-settings"], 2, "--max-size", "--min-size")
     _assert_one_line(results["migrate-unreachable"], 1, "not reachable", "NEO4J_URI")
     assert "retrying" not in results["migrate-unreachable"][2]  # no retries logged before it
     _assert_one_line(results["migrate-no-route"], 1, "not reachable")

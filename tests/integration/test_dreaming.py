@@ -509,7 +509,7 @@ async def test_dream_command_fails_clearly_without_neo4j():
     bad = _dream_command(
         "-n", "x", "-c", "1", "--min-size", "9", "--max-size", "4", "--uri", "bolt://127.0.0.1:1"
     )
-    assert bad.returncode == 2 and "max_cluster_size" in bad.stderr  # a usage error
+    assert bad.returncode == 2 and "--max-size (4) must be >= --min-size (9)" in bad.stderr
 
 
 async def test_dream_command_refuses_a_namespace_that_does_not_exist(make_store):

@@ -18,6 +18,7 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from engrava_graph.cli import app
+from engrava_graph.cli.dream import FLAGS
 from engrava_graph.cli.errors import EXIT_FAILURE, EXIT_USAGE, describe
 from engrava_graph.cli.explore import EXIT_COUNT_MISMATCH, check_counts, ranked_candidates
 from engrava_graph.cli.json_input import open_output, read_conversation
@@ -356,3 +357,29 @@ def test_an_output_in_an_existing_directory_is_written(tmp_path):
     with open_output(tmp_path / "x.html", "--html") as sink:
         sink.write("<p>ok</p>")
     assert (tmp_path / "x.html").read_text(encoding="utf-8") == "<p>ok</p>"
+
+
+@pytest.mark.parametrize(
+    "options, line",
+    [
+        (["--min-size", "9", "--max-size", "4"], "error: --max-size (4) must be >= --min-size (9)"),
+        (["--neighbours", "5000"], "error: invalid --neighbours: Input should be less than or"),
+        (["--strategy", "fast"], "error: invalid --strategy: Input should be 'auto', 'exact'"),
+    ],
+)
+def test_dream_names_the_option_a_refused_value_came_from(
+    options: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value ``dream``'s config refuses is named by the option typed, not by its config field
+    (``neighbours_k``), before any connection is made (the URI below answers nothing)."""
+    with pytest.raises(SystemExit) as exited:
+        app(["dream", "-n", "x", "-c", "1", *options, "--uri", "bolt://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2, err
+    assert err.startswith(line) and len(err.splitlines()) == 1, err
+    assert not any(field in err for field in FLAGS), err
+
+
+def test_every_config_field_dream_sets_has_its_option() -> None:
+    shown = CliRunner().invoke(app, ["dream", "--help"], env={"COLUMNS": "200"}).output
+    assert all(flag in shown for flag in FLAGS.values())
