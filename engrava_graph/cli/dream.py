@@ -2,7 +2,8 @@
 
 Shows progress (a bar on a terminal, plain lines otherwise) and prints a summary. A failure is
 one line from the app's error boundary (:mod:`engrava_graph.cli.errors`): exit 2 for an invalid
-argument or connection setting (credentials, URI, database), 1 when Neo4j cannot be reached.
+argument or connection setting (credentials, URI, database) or a namespace that does not exist,
+1 when Neo4j cannot be reached.
 The connection comes from ``--uri`` / ``NEO4J_URI`` (with ``NEO4J_USER`` / ``NEO4J_PASSWORD`` /
 ``NEO4J_DATABASE``), else from a running local server (``engrava-graph neo4j start``); the
 command never starts one.

@@ -8,11 +8,11 @@ and an exit code, never a traceback:
   that does not exist (``NEO4J_DATABASE``), an invalid argument (a library ``ValueError`` such
   as :class:`ValidationFailedError`, or a pydantic ``ValidationError``), a conflict with what is
   stored that the same call would meet again (an edge or thought that exists, a message re-sent
-  with other content: REST's 409s), an input file that does not exist or cannot be opened;
-- :data:`EXIT_FAILURE` (1): anything else: Neo4j unreachable, a library error about the data
-  (a namespace that does not exist), a Neo4j statement that failed, a file that fails while it
-  is read, and any unexpected exception (named by its type; ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the
-  traceback through for a bug report).
+  with other content: REST's 409s), a namespace, thought or edge named by the call that does
+  not exist (REST's 404s), an input file that does not exist or cannot be opened;
+- :data:`EXIT_FAILURE` (1): anything else: Neo4j unreachable, a Neo4j statement that failed, a
+  file that fails while it is read, and any unexpected exception (named by its type;
+  ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the traceback through for a bug report).
 
 :class:`GuardedTyper` applies it around the whole Typer app, so commands need no try/except of
 their own; Click's own usage errors (unknown option, value out of range) are one line too, with
@@ -34,9 +34,12 @@ from engrava_graph.cli.text import shown
 from engrava_graph.model.errors import (
     DuplicateEdgeError,
     DuplicateThoughtError,
+    EdgeNotFoundError,
     EngravaGraphError,
     MessageConflictError,
+    NamespaceNotFoundError,
     ReferentialIntegrityError,
+    ThoughtNotFoundError,
     ValidationFailedError,
     validation_message,
 )
@@ -48,12 +51,16 @@ TRACEBACK_VARIABLE = "ENGRAVA_GRAPH_TRACEBACK"
 
 _DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
 # Errors the call itself causes, like a ValueError: it must change (a link to a thought that
-# does not exist, a thought or message that exists already).
+# does not exist, a thought or message that exists already, a namespace, thought or edge it
+# names that does not exist).
 _CALLER_ERRORS = (
     DuplicateEdgeError,
     DuplicateThoughtError,
+    EdgeNotFoundError,
     MessageConflictError,
+    NamespaceNotFoundError,
     ReferentialIntegrityError,
+    ThoughtNotFoundError,
 )
 
 

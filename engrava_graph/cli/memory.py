@@ -6,7 +6,7 @@ Every command takes the connection flags (:class:`~engrava_graph.cli.options.Neo
 a running local server) and ``--json``
 (machine-readable output on stdout). Errors are one line on stderr, as for every command
 (:mod:`engrava_graph.cli.errors`): exit code 2 when the call must change (a wrong password, bad
-input), 1 otherwise (Neo4j unreachable, a namespace that does not exist).
+input, a namespace that does not exist), 1 otherwise (Neo4j unreachable).
 
 ``export`` writes a namespace as JSON lines: a header line (``{"kind": "namespace", ...}``),
 one ``{"kind": "thought", "thought": {...}, "embedding": [...]}`` line per thought and one

@@ -515,6 +515,6 @@ async def test_dream_command_fails_clearly_without_neo4j():
 async def test_dream_command_refuses_a_namespace_that_does_not_exist(make_store):
     absent = make_store()  # never registered
     proc = _dream_command("--namespace", absent.namespace, "--cycle", "1")
-    assert proc.returncode == 1
+    assert proc.returncode == 2  # the call must change, not "Neo4j unreachable" (1)
     assert absent.namespace in proc.stderr and "does not exist" in proc.stderr
     assert not await absent.namespace_exists()  # nothing registered as a side effect

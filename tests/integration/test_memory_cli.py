@@ -100,18 +100,18 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert (summary["thoughts"], summary["edges"]) == (3, 2)
     assert len(dump.read_text().splitlines()) == 1 + 3 + 2
     cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
-    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     # An edge to a thought the file lacks: refused before anything is written.
     lines = dump.read_text().splitlines()
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join(line for line in lines if ids["pr"] not in line or "edge" in line))
     assert "nothing was written" in cli.fails("import", str(broken), code=2)
-    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     # An edge line twice (its id repeats): refused before the thoughts are written too.
     repeated = tmp_path / "repeated.jsonl"
     repeated.write_text("\n".join([*lines, lines[-1]]) + "\n")
     assert "nothing was written" in cli.fails("import", str(repeated), code=2)
-    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
         "namespace": cli.namespace,
         "thoughts": 3,
@@ -150,7 +150,7 @@ def test_an_import_whose_edges_fail_leaves_no_thought(
     result = cli("import", str(dump), code=1)
     assert isinstance(result.exception, Neo4jUnavailableError), result.exception
     monkeypatch.undo()
-    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=1)
+    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
 
 
 def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInfo) -> None:

@@ -110,5 +110,5 @@ async def test_explain_command_fails_clearly_on_a_missing_namespace(incident):
         stderr=asyncio.subprocess.PIPE,
     )
     _, err = await process.communicate()
-    assert process.returncode == 1
+    assert process.returncode == 2
     assert "does not exist" in err.decode()

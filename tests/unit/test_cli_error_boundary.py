@@ -22,6 +22,7 @@ from engrava_graph.model.errors import (
     NamespaceNotFoundError,
     Neo4jUnavailableError,
     ReferentialIntegrityError,
+    ThoughtNotFoundError,
     ValidationFailedError,
 )
 from engrava_graph.model.records import ThoughtRecord
@@ -69,7 +70,8 @@ def _unresolved() -> ValueError:
             "invalid now: expected an instant",
         ),
         (ReferentialIntegrityError(["ghost"]), EXIT_USAGE, "edge endpoint(s) 'ghost' do not exist"),
-        (NamespaceNotFoundError("nowhere"), EXIT_FAILURE, "nowhere"),
+        (NamespaceNotFoundError("nowhere"), EXIT_USAGE, "nowhere"),
+        (ThoughtNotFoundError("ghost-id"), EXIT_USAGE, "ghost-id"),
         (Neo4jUnavailableError("Neo4j is not reachable"), EXIT_FAILURE, "not reachable"),
         (FileNotFoundError(2, "No such file or directory", "x.db"), EXIT_FAILURE, "x.db"),
         (_unresolved(), EXIT_USAGE, "Neo4j cannot be reached: Cannot resolve address nohost:7687"),
