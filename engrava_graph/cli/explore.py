@@ -20,7 +20,7 @@ from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_com
 from engrava_graph.cli.common import error_exit, request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import SpreadDepth, default_embedding_provider, run
-from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.cli.options import Neo4jOptions, Port, with_options
 from engrava_graph.cli.text import counted, shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -169,10 +169,8 @@ def explain(
         )
 
 
-def browser_guide(
-    port: Annotated[int, typer.Option(help="TCP port on 127.0.0.1.")] = DEFAULT_PORT,
-) -> None:
-    """Serve the Neo4j Browser style (GraSS) and guide until Ctrl-C."""
+def browser_guide(port: Port = DEFAULT_PORT) -> None:
+    """Serve the Neo4j Browser style (GraSS) and guide on 127.0.0.1 until Ctrl-C."""
     server = asset_server(port=port)
     commands = browser_commands(server.server_address[1])
     console.print("In Neo4j Browser (`engrava-graph neo4j status` prints its URL), run:")

@@ -383,3 +383,13 @@ def test_dream_names_the_option_a_refused_value_came_from(
 def test_every_config_field_dream_sets_has_its_option() -> None:
     shown = CliRunner().invoke(app, ["dream", "--help"], env={"COLUMNS": "200"}).output
     assert all(flag in shown for flag in FLAGS.values())
+
+
+def test_browser_guide_refuses_a_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--port 70000`` is Click's one-line usage error naming the option (exit 2), before any
+    socket is opened (it was an "unexpected OverflowError" from bind())."""
+    with pytest.raises(SystemExit) as exited:
+        app(["browser-guide", "--port", "70000"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("error: Invalid value for '--port'") and "65535" in err, err
