@@ -8,19 +8,17 @@ a running local server) and ``--json``
 (:mod:`engrava_graph.cli.errors`): exit code 2 when the call must change (a wrong password, bad
 input, a namespace that does not exist), 1 otherwise (Neo4j unreachable).
 
-``export`` writes a namespace as JSON lines: a header line (``{"kind": "namespace", ...}``),
-one ``{"kind": "thought", "thought": {...}, "embedding": [...]}`` line per thought and one
-``{"kind": "edge", "edge": {...}}`` line per edge; ``import`` reads that back into a namespace
-that holds no thoughts yet (vectors copied, entities and tags derived again from the text).
+``export`` writes a namespace as JSON lines and ``import`` reads that back into a namespace that
+holds no thoughts yet; the file, its checks and the loading are
+:mod:`engrava_graph.cli.namespace_file`'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -30,12 +28,14 @@ from rich.console import Console
 
 from engrava_graph.cli.common import error_exit, request_clock
 from engrava_graph.cli.json_input import (
-    TOO_DEEP,
-    NotUtf8Error,
-    open_input,
     open_output,
-    problem,
     read_conversation,
+)
+from engrava_graph.cli.namespace_file import (
+    check_edges,
+    load_export,
+    read_export_file,
+    write_export,
 )
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.cli.text import counted, shown
@@ -46,18 +46,12 @@ from engrava_graph.integrations.messages import added_messages
 from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import EdgeDirection, EdgeType, ThoughtType
 from engrava_graph.model.errors import (
-    DatasetError,
     DuplicateEdgeError,
     NamespaceNotFoundError,
-    ValidationFailedError,
 )
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
-from engrava_graph.store.edges import check_edge_batch
 
-EXPORT_FORMAT = "engrava-graph/namespace-v1"
-_PAGE = 1000
-_ALL_EDGES = 100_000_000
 _LIST_NAMESPACES = cypher("namespaces/list")
 
 console = Console(soft_wrap=True)
@@ -350,77 +344,6 @@ def delete_namespace(
     _report(as_json, {"deleted": namespace}, f"deleted namespace {namespace!r}")
 
 
-async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
-    """The export of ``store``'s namespace, one JSON-ready dict per line (see the module
-    docstring): the header, the thoughts in id order with their vectors, then the edges."""
-    yield {
-        "kind": "namespace",
-        "format": EXPORT_FORMAT,
-        "namespace": store.namespace,
-        "annotations": await store.namespace_annotations(),
-        "exported_at": datetime.now(UTC).isoformat(),
-    }
-    after: str | None = None
-    while True:
-        page = await store.list_thoughts(after_id=after, limit=_PAGE, include_expired=True)
-        vectors = await store.get_embeddings([t.thought_id for t in page])
-        for thought in page:
-            yield {
-                "kind": "thought",
-                "thought": _dump(thought),
-                "embedding": vectors.get(thought.thought_id),
-            }
-        if len(page) < _PAGE:
-            break
-        after = page[-1].thought_id
-    for edge in await store.list_edges(limit=_ALL_EDGES):
-        yield {"kind": "edge", "edge": _dump(edge)}
-
-
-def read_export(
-    lines: Iterator[str],
-) -> tuple[dict[str, Any], list[ThoughtRecord], list[list[float] | None], list[EdgeRecord]]:
-    """Parse an export: the header, the thoughts, their vectors and the edges.
-
-    Raises:
-        DatasetError: not an export of this format, or a line that does not parse, named by
-            its number.
-    """
-    header: dict[str, Any] | None = None
-    thoughts: list[ThoughtRecord] = []
-    vectors: list[list[float] | None] = []
-    edges: list[EdgeRecord] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise DatasetError(
-                f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
-            ) from None
-        except RecursionError:
-            raise DatasetError(f"line {number}: {TOO_DEEP}") from None
-        try:
-            kind = row.get("kind")
-            if number == 1:
-                if kind != "namespace" or row.get("format") != EXPORT_FORMAT:
-                    raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
-                header = row
-            elif kind == "thought":
-                thoughts.append(ThoughtRecord.model_validate(row["thought"]))
-                vectors.append(row.get("embedding"))
-            elif kind == "edge":
-                edges.append(EdgeRecord.model_validate(row["edge"]))
-            else:
-                raise ValueError(f"unknown kind {kind!r}")
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise DatasetError(f"line {number}: {problem(error)}") from None
-    if header is None:
-        raise DatasetError("the file is empty")
-    return header, thoughts, vectors, edges
-
-
 def export(
     namespace: Namespace = DEFAULT_NAMESPACE,
     output: Annotated[
@@ -433,14 +356,9 @@ def export(
     """Write a namespace as JSON lines (thoughts with their vectors, then edges)."""
 
     async def work() -> dict[str, int]:
-        counts = {"thoughts": 0, "edges": 0}
         async with open_store(neo4j.connection(), namespace) as store:
             with open_output(output, "--output") as sink:
-                async for row in export_lines(store):
-                    sink.write(json.dumps(row, ensure_ascii=False) + "\n")
-                    if row["kind"] != "namespace":
-                        counts[f"{row['kind']}s"] += 1
-        return counts
+                return await write_export(store, sink)
 
     counts = run(work())
     if output is not None and str(output) != "-":
@@ -450,17 +368,6 @@ def export(
             f"exported {counted(counts['thoughts'], 'thought')} and "
             f"{counted(counts['edges'], 'edge')} of {namespace!r} to {output}",
         )
-
-
-async def _undo_import(store: Neo4jEngravaCore, before: dict[str, Any] | None) -> None:
-    """Remove what a failed import wrote into its namespace, which held no thought: every
-    thought, and the namespace itself unless it was registered before (``before``: its
-    annotations then, which it gets back; None: it was not registered)."""
-    await store.delete_namespace()
-    if before is not None:
-        await store.ensure_namespace()
-        if before:
-            await store.annotate_namespace(**before)
 
 
 def import_namespace(
@@ -483,42 +390,12 @@ def import_namespace(
     again, so a failed import leaves the namespace as it was."""
 
     async def work() -> dict[str, Any]:
-        try:
-            with open_input(path) as stream:
-                header, thoughts, vectors, edges = read_export(iter(stream))
-        except NotUtf8Error as error:
-            raise DatasetError(f"{path}: {problem(error)}") from None
-        known = {t.thought_id for t in thoughts}
-        missing = sorted({i for e in edges for i in (e.from_thought_id, e.to_thought_id)} - known)
-        if missing:
-            shown = ", ".join(map(repr, missing[:3])) + (", …" if len(missing) > 3 else "")
-            raise ValidationFailedError(
-                f"edges name {counted(len(missing), 'thought')} the file does not hold ({shown}); "
-                f"nothing was written"
-            )
-        check_edge_batch(edges)
-        target = namespace or header["namespace"]
+        read = read_export_file(path)
+        check_edges(read)
+        target = namespace or read.header["namespace"]
         async with open_store(neo4j.connection(), target, must_exist=False) as store:
-            if await store.count_thoughts(include_expired=True):
-                raise ValidationFailedError(
-                    f"namespace {target!r} already holds thoughts; import into a new one "
-                    f"(--namespace) or delete it first (delete-namespace)"
-                )
-            before = await store.namespace_annotations() if await store.namespace_exists() else None
-            if thoughts:
-                await store.bulk_store(thoughts, embeddings=vectors)
-            else:
-                await store.ensure_namespace()
-            try:
-                if edges:
-                    await store.bulk_create_edges(edges)
-            except Exception:
-                await _undo_import(store, before)
-                raise
-            annotations = header.get("annotations") or {}
-            if annotations:
-                await store.annotate_namespace(**annotations)
-        return {"namespace": target, "thoughts": len(thoughts), "edges": len(edges)}
+            await load_export(store, read)
+        return {"namespace": target, "thoughts": len(read.thoughts), "edges": len(read.edges)}
 
     summary = run(work())
     _report(

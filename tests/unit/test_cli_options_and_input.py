@@ -22,7 +22,8 @@ from engrava_graph.cli.dream import FLAGS
 from engrava_graph.cli.errors import EXIT_FAILURE, EXIT_USAGE, describe
 from engrava_graph.cli.explore import EXIT_COUNT_MISMATCH, check_counts, ranked_candidates
 from engrava_graph.cli.json_input import open_output, read_conversation
-from engrava_graph.cli.memory import list_rows, read_export, table_lines
+from engrava_graph.cli.memory import list_rows, table_lines
+from engrava_graph.cli.namespace_file import read_export
 from engrava_graph.cli.options import Neo4jOptions, with_options
 from engrava_graph.migrate_engrava import Counts, ImportReport, read_engrava
 from engrava_graph.model.errors import DatasetError, MigrationError

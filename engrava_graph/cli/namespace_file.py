@@ -1,0 +1,202 @@
+"""The namespace export file of ``engrava-graph export`` and ``import``: writing it from a
+store, reading it back, and loading it into a namespace that holds no thoughts yet.
+
+The file is JSON lines: a header line (``{"kind": "namespace", ...}``), one ``{"kind":
+"thought", "thought": {...}, "embedding": [...]}`` line per thought and one ``{"kind": "edge",
+"edge": {...}}`` line per edge. Vectors are copied; entities and tags are derived again from the
+text when the thoughts are stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from engrava_graph.cli.json_input import TOO_DEEP, NotUtf8Error, open_input, problem
+from engrava_graph.cli.text import counted
+from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.model.errors import DatasetError, ValidationFailedError
+from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.store.edges import check_edge_batch
+
+EXPORT_FORMAT = "engrava-graph/namespace-v1"
+_PAGE = 1000
+_ALL_EDGES = 100_000_000
+
+
+@dataclass
+class NamespaceExport:
+    """An export file, read (:func:`read_export`).
+
+    Attributes:
+        header: the header line (``namespace``, ``annotations``, ``format``, ``exported_at``).
+        thoughts: the thoughts, in file order.
+        embeddings: their vectors, one per thought (None: the thought had none).
+        edges: the edges, in file order.
+    """
+
+    header: dict[str, Any]
+    thoughts: list[ThoughtRecord]
+    embeddings: list[list[float] | None]
+    edges: list[EdgeRecord]
+
+
+async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
+    """The export of ``store``'s namespace, one JSON-ready dict per line (see the module
+    docstring): the header, the thoughts in id order with their vectors, then the edges."""
+    yield {
+        "kind": "namespace",
+        "format": EXPORT_FORMAT,
+        "namespace": store.namespace,
+        "annotations": await store.namespace_annotations(),
+        "exported_at": datetime.now(UTC).isoformat(),
+    }
+    after: str | None = None
+    while True:
+        page = await store.list_thoughts(after_id=after, limit=_PAGE, include_expired=True)
+        vectors = await store.get_embeddings([t.thought_id for t in page])
+        for thought in page:
+            yield {
+                "kind": "thought",
+                "thought": thought.model_dump(mode="json"),
+                "embedding": vectors.get(thought.thought_id),
+            }
+        if len(page) < _PAGE:
+            break
+        after = page[-1].thought_id
+    for edge in await store.list_edges(limit=_ALL_EDGES):
+        yield {"kind": "edge", "edge": edge.model_dump(mode="json")}
+
+
+async def write_export(store: Neo4jEngravaCore, sink: IO[str]) -> dict[str, int]:
+    """Write :func:`export_lines` of ``store`` to ``sink``, one JSON line each.
+
+    Returns:
+        ``{"thoughts": n, "edges": m}``, what was written.
+    """
+    counts = {"thoughts": 0, "edges": 0}
+    async for row in export_lines(store):
+        sink.write(json.dumps(row, ensure_ascii=False) + "\n")
+        if row["kind"] != "namespace":
+            counts[f"{row['kind']}s"] += 1
+    return counts
+
+
+def read_export(lines: Iterator[str]) -> NamespaceExport:
+    """Parse an export: the header, the thoughts, their vectors and the edges.
+
+    Raises:
+        DatasetError: not an export of this format, or a line that does not parse, named by
+            its number.
+    """
+    header: dict[str, Any] | None = None
+    thoughts: list[ThoughtRecord] = []
+    vectors: list[list[float] | None] = []
+    edges: list[EdgeRecord] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DatasetError(
+                f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
+            ) from None
+        except RecursionError:
+            raise DatasetError(f"line {number}: {TOO_DEEP}") from None
+        try:
+            kind = row.get("kind")
+            if number == 1:
+                if kind != "namespace" or row.get("format") != EXPORT_FORMAT:
+                    raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
+                header = row
+            elif kind == "thought":
+                thoughts.append(ThoughtRecord.model_validate(row["thought"]))
+                vectors.append(row.get("embedding"))
+            elif kind == "edge":
+                edges.append(EdgeRecord.model_validate(row["edge"]))
+            else:
+                raise ValueError(f"unknown kind {kind!r}")
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise DatasetError(f"line {number}: {problem(error)}") from None
+    if header is None:
+        raise DatasetError("the file is empty")
+    return NamespaceExport(header, thoughts, vectors, edges)
+
+
+def read_export_file(path: Path) -> NamespaceExport:
+    """:func:`read_export` of the file at ``path`` (``-``: stdin), read as UTF-8.
+
+    Raises:
+        DatasetError: as :func:`read_export`; the file cannot be read or is not UTF-8 (named).
+    """
+    try:
+        with open_input(path) as stream:
+            return read_export(iter(stream))
+    except NotUtf8Error as error:
+        raise DatasetError(f"{path}: {problem(error)}") from None
+
+
+def check_edges(export: NamespaceExport) -> None:
+    """Check the edges against the file: both ends among its thoughts, no edge id or (from, to,
+    type) twice.
+
+    Raises:
+        ValidationFailedError: an edge names a thought the file does not hold.
+        DuplicateEdgeError: an edge id or a (from, to, type) repeats.
+    """
+    known = {t.thought_id for t in export.thoughts}
+    ends = {i for e in export.edges for i in (e.from_thought_id, e.to_thought_id)}
+    missing = sorted(ends - known)
+    if missing:
+        shown = ", ".join(map(repr, missing[:3])) + (", …" if len(missing) > 3 else "")
+        raise ValidationFailedError(
+            f"edges name {counted(len(missing), 'thought')} the file does not hold ({shown}); "
+            f"nothing was written"
+        )
+    check_edge_batch(export.edges)
+
+
+async def _undo_import(store: Neo4jEngravaCore, before: dict[str, Any] | None) -> None:
+    """Remove what a failed import wrote into its namespace, which held no thought: every
+    thought, and the namespace itself unless it was registered before (``before``: its
+    annotations then, which it gets back; None: it was not registered)."""
+    await store.delete_namespace()
+    if before is not None:
+        await store.ensure_namespace()
+        if before:
+            await store.annotate_namespace(**before)
+
+
+async def load_export(store: Neo4jEngravaCore, export: NamespaceExport) -> None:
+    """Load ``export`` (checked by :func:`check_edges`) into ``store``'s namespace, which must
+    hold no thoughts: the thoughts in one transaction, then the edges in one, and should the
+    edges fail, the thoughts are removed again.
+
+    Raises:
+        ValidationFailedError: the namespace already holds thoughts (nothing is written).
+    """
+    target = store.namespace
+    if await store.count_thoughts(include_expired=True):
+        raise ValidationFailedError(
+            f"namespace {target!r} already holds thoughts; import into a new one "
+            f"(--namespace) or delete it first (delete-namespace)"
+        )
+    before = await store.namespace_annotations() if await store.namespace_exists() else None
+    if export.thoughts:
+        await store.bulk_store(export.thoughts, embeddings=export.embeddings)
+    else:
+        await store.ensure_namespace()
+    try:
+        if export.edges:
+            await store.bulk_create_edges(export.edges)
+    except Exception:
+        await _undo_import(store, before)
+        raise
+    annotations = export.header.get("annotations") or {}
+    if annotations:
+        await store.annotate_namespace(**annotations)
