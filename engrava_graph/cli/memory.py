@@ -392,7 +392,7 @@ def import_namespace(
     async def work() -> dict[str, Any]:
         read = read_export_file(path)
         check_edges(read)
-        target = namespace or read.header["namespace"]
+        target = namespace or read.namespace
         async with open_store(neo4j.connection(), target, must_exist=False) as store:
             await load_export(store, read)
         return {"namespace": target, "thoughts": len(read.thoughts), "edges": len(read.edges)}

@@ -16,16 +16,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from engrava_graph.cli.errors import describe
 from engrava_graph.cli.json_input import TOO_DEEP, NotUtf8Error, open_input, problem
 from engrava_graph.cli.text import counted
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.model.errors import DatasetError, ValidationFailedError
+from engrava_graph.model.errors import DatasetError, MigrationError, ValidationFailedError
+from engrava_graph.model.namespace import validate_annotations, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 from engrava_graph.store.edges import check_edge_batch
 
 EXPORT_FORMAT = "engrava-graph/namespace-v1"
 _PAGE = 1000
 _ALL_EDGES = 100_000_000
+_HEADER_FIELDS = ("kind", "format", "namespace", "annotations", "exported_at")
 
 
 @dataclass
@@ -33,13 +36,15 @@ class NamespaceExport:
     """An export file, read (:func:`read_export`).
 
     Attributes:
-        header: the header line (``namespace``, ``annotations``, ``format``, ``exported_at``).
+        namespace: the exported namespace (the header's).
+        annotations: its annotations (the header's; checked as ``annotate_namespace`` does).
         thoughts: the thoughts, in file order.
         embeddings: their vectors, one per thought (None: the thought had none).
         edges: the edges, in file order.
     """
 
-    header: dict[str, Any]
+    namespace: str
+    annotations: dict[str, Any]
     thoughts: list[ThoughtRecord]
     embeddings: list[list[float] | None]
     edges: list[EdgeRecord]
@@ -86,6 +91,29 @@ async def write_export(store: Neo4jEngravaCore, sink: IO[str]) -> dict[str, int]
     return counts
 
 
+def _header(row: dict[str, Any]) -> dict[str, Any]:
+    """The header line checked whole (its kind and format, no unknown field, a valid namespace,
+    annotations ``annotate_namespace`` takes, ``exported_at`` a string), with its
+    ``annotations`` (``{}`` when absent or null).
+
+    Raises:
+        ValueError, KeyError: what is wrong, naming the field.
+    """
+    if row.get("kind") != "namespace" or row.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
+    unknown = [name for name in row if name not in _HEADER_FIELDS]
+    if unknown:
+        raise ValueError(
+            f"unknown field {unknown[0]!r}; a header holds {', '.join(_HEADER_FIELDS)}"
+        )
+    validate_namespace(row["namespace"])
+    annotations = row.get("annotations") or {}
+    validate_annotations(annotations)
+    if not isinstance(row.get("exported_at", ""), str):
+        raise ValueError("invalid exported_at: expected an ISO 8601 time as a string")
+    return {**row, "annotations": annotations}
+
+
 def read_export(lines: Iterator[str]) -> NamespaceExport:
     """Parse an export: the header, the thoughts, their vectors and the edges.
 
@@ -111,9 +139,7 @@ def read_export(lines: Iterator[str]) -> NamespaceExport:
         try:
             kind = row.get("kind")
             if number == 1:
-                if kind != "namespace" or row.get("format") != EXPORT_FORMAT:
-                    raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
-                header = row
+                header = _header(row)
             elif kind == "thought":
                 thoughts.append(ThoughtRecord.model_validate(row["thought"]))
                 vectors.append(row.get("embedding"))
@@ -125,7 +151,7 @@ def read_export(lines: Iterator[str]) -> NamespaceExport:
             raise DatasetError(f"line {number}: {problem(error)}") from None
     if header is None:
         raise DatasetError("the file is empty")
-    return NamespaceExport(header, thoughts, vectors, edges)
+    return NamespaceExport(header["namespace"], header["annotations"], thoughts, vectors, edges)
 
 
 def read_export_file(path: Path) -> NamespaceExport:
@@ -161,24 +187,41 @@ def check_edges(export: NamespaceExport) -> None:
     check_edge_batch(export.edges)
 
 
-async def _undo_import(store: Neo4jEngravaCore, before: dict[str, Any] | None) -> None:
+async def _undo_import(
+    store: Neo4jEngravaCore, before: dict[str, Any] | None, error: BaseException
+) -> None:
     """Remove what a failed import wrote into its namespace, which held no thought: every
     thought, and the namespace itself unless it was registered before (``before``: its
-    annotations then, which it gets back; None: it was not registered)."""
-    await store.delete_namespace()
-    if before is not None:
-        await store.ensure_namespace()
-        if before:
-            await store.annotate_namespace(**before)
+    annotations then, which it gets back; None: it was not registered).
+
+    Raises:
+        MigrationError: the removal failed too (``error`` is the import's failure); the
+            message says how to clean up.
+    """
+    try:
+        await store.delete_namespace()
+        if before is not None:
+            await store.ensure_namespace()
+            if before:
+                await store.annotate_namespace(**before)
+    except Exception as undo_error:
+        namespace = store.namespace
+        raise MigrationError(
+            f"the import into {namespace!r} failed ({describe(error)[1]}) and removing what it "
+            f"wrote failed too ({describe(undo_error)[1]}); run `engrava-graph delete-namespace "
+            f"{namespace} --yes` before importing again"
+        ) from error
 
 
 async def load_export(store: Neo4jEngravaCore, export: NamespaceExport) -> None:
     """Load ``export`` (checked by :func:`check_edges`) into ``store``'s namespace, which must
-    hold no thoughts: the thoughts in one transaction, then the edges in one, and should the
-    edges fail, the thoughts are removed again.
+    hold no thoughts: the thoughts in one transaction, then the edges in one, then the
+    annotations; should any step fail (or be interrupted), what the earlier ones wrote is
+    removed again, so the namespace is as it was.
 
     Raises:
         ValidationFailedError: the namespace already holds thoughts (nothing is written).
+        MigrationError: a step failed and removing what was written failed too.
     """
     target = store.namespace
     if await store.count_thoughts(include_expired=True):
@@ -187,16 +230,17 @@ async def load_export(store: Neo4jEngravaCore, export: NamespaceExport) -> None:
             f"(--namespace) or delete it first (delete-namespace)"
         )
     before = await store.namespace_annotations() if await store.namespace_exists() else None
-    if export.thoughts:
-        await store.bulk_store(export.thoughts, embeddings=export.embeddings)
-    else:
-        await store.ensure_namespace()
+    written = False  # the first write is one transaction: when it fails, nothing was written
     try:
-        if export.edges:
-            await store.bulk_create_edges(export.edges)
-    except Exception:
-        await _undo_import(store, before)
+        if export.thoughts:
+            await store.bulk_store(export.thoughts, embeddings=export.embeddings)
+        else:
+            await store.ensure_namespace()
+        written = True
+        await store.bulk_create_edges(export.edges)
+        if export.annotations:
+            await store.annotate_namespace(**export.annotations)
+    except BaseException as error:
+        if written:
+            await _undo_import(store, before, error)
         raise
-    annotations = export.header.get("annotations") or {}
-    if annotations:
-        await store.annotate_namespace(**annotations)

@@ -425,7 +425,8 @@ class MissingExtraError(EngravaGraphError, ImportError):
 
 class MigrationError(EngravaGraphError):
     """An import from another store (``engrava-graph import-engrava``) cannot start or did not
-    arrive whole: the message names the file or the records and what to do."""
+    arrive whole, or a failed ``engrava-graph import`` could not remove what it wrote: the
+    message names the file, the records or the namespace and what to do."""
 
 
 class MigrationInputError(MigrationError, ValueError):

@@ -7,9 +7,8 @@ from typing import Any
 from engrava_graph.graph import schema
 from engrava_graph.graph.executor import run_in
 from engrava_graph.graph.registry import cypher
-from engrava_graph.model.bounds import scalar_problem
 from engrava_graph.model.enums import NodeLabel
-from engrava_graph.model.errors import ValidationFailedError
+from engrava_graph.model.namespace import RESERVED_ANNOTATION_KEYS, validate_annotations
 from engrava_graph.store._base import StoreBase
 from engrava_graph.store.modes import writes
 
@@ -25,7 +24,6 @@ Q = {
 }
 
 _DELETE_BATCH = {label: cypher("namespaces/delete_batch", label=label) for label in NodeLabel}
-_NAMESPACE_OWN_KEYS = frozenset({"name", "created_at"})
 
 
 class NamespacesMixin(StoreBase):
@@ -67,7 +65,7 @@ class NamespacesMixin(StoreBase):
         namespace is not registered)."""
         rows = await self.executor.read(Q["namespaces/get"], namespace=self.namespace)
         props = rows[0]["properties"] if rows else {}
-        return {k: v for k, v in props.items() if k not in _NAMESPACE_OWN_KEYS}
+        return {k: v for k, v in props.items() if k not in RESERVED_ANNOTATION_KEYS}
 
     @writes
     async def annotate_namespace(self, **annotations: str | int | float | bool | None) -> None:
@@ -76,15 +74,12 @@ class NamespacesMixin(StoreBase):
         the namespace.
 
         Raises:
-            ValidationFailedError: a reserved key (``name``, ``created_at``) or a value that is
-                not a Neo4j scalar (str, bool, 64-bit int, finite float).
+            ValidationFailedError: a key Neo4j cannot take (empty, a NUL character), a reserved
+                one (``name``, ``created_at``) or a value that is not a Neo4j scalar (str, bool,
+                64-bit int, finite float), as
+                :func:`~engrava_graph.model.namespace.validate_annotations` says.
         """
-        reserved = sorted(_NAMESPACE_OWN_KEYS & annotations.keys())
-        if reserved:
-            raise ValidationFailedError(f"namespace annotations cannot set {reserved}")
-        bad = {k: problem for k, v in annotations.items() if (problem := scalar_problem(v))}
-        if bad:
-            raise ValidationFailedError(f"namespace annotations must be Neo4j scalars; {bad}")
+        validate_annotations(annotations)
         await self.executor.write(
             Q["namespaces/annotate"], namespace=self.namespace, now=self._clock(), props=annotations
         )

@@ -65,6 +65,9 @@ async def test_namespace_annotations_round_trip_and_go_with_the_namespace(store)
         await store.annotate_namespace(name="x")
     with pytest.raises(ValidationFailedError):
         await store.annotate_namespace(nested={"a": 1})  # type: ignore[arg-type]
+    for key in ("", "a\x00"):  # property names Neo4j refuses: typed, before the write
+        with pytest.raises(ValidationFailedError, match="annotation key"):
+            await store.annotate_namespace(**{key: 1})
     await store.delete_namespace()
     assert await store.namespace_annotations() == {}
 

@@ -5,6 +5,7 @@ subprocess, through its one error boundary (one line, exit code 1 or 2)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -18,9 +19,14 @@ import pytest
 from typer.testing import CliRunner
 
 from engrava_graph.cli import app
+from engrava_graph.cli.memory import open_store
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
-from engrava_graph.model.errors import Neo4jUnavailableError
+from engrava_graph.model.errors import (
+    MigrationError,
+    NamespaceNotFoundError,
+    Neo4jUnavailableError,
+)
 
 NOW = "2026-12-01T12:00:00Z"
 
@@ -131,26 +137,125 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     assert "already holds thoughts" in cli.fails("import", str(dump), code=2)
 
 
-def test_an_import_whose_edges_fail_leaves_no_thought(
-    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Edges that fail after the thoughts were written (here: Neo4j gone for that one write)
-    take the thoughts with them: the namespace is as it was, not half-imported."""
+@pytest.fixture
+def exported(cli: Any, tmp_path: Path) -> Path:
+    """An export of two thoughts and the edge between them; the namespace is deleted after."""
     first = _json(cli("remember", "The deploy failed at 3pm", "--json"))["thought_id"]
     second = _json(cli("remember", "The billing service could not start", "--json"))["thought_id"]
     cli("link", first, second, "--type", "CAUSED_BY")
     dump = tmp_path / "memory.jsonl"
     cli("export", "-o", str(dump))
     cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
+    return dump
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _write(path: Path, rows: list[Any]) -> str:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+def _on_store(connection: ConnectionInfo, namespace: str, work: Any) -> Any:
+    """``await work(store)`` on a store of ``namespace``, from a synchronous test."""
+
+    async def run() -> Any:
+        async with open_store(connection, namespace, must_exist=False) as store:
+            return await work(store)
+
+    return asyncio.run(run())
+
+
+def _gone(cli: Any) -> bool:
+    """Whether the test's namespace does not exist (nothing of an import is left)."""
+    return isinstance(cli("list", code=2).exception, NamespaceNotFoundError)
+
+
+def test_an_import_whose_edges_fail_leaves_no_thought(
+    cli: Any, exported: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edges that fail after the thoughts were written (here: Neo4j gone for that one write)
+    take the thoughts with them: the namespace is as it was, not half-imported."""
 
     async def unavailable(self: Any, edges: Any, **_: Any) -> Any:
         raise Neo4jUnavailableError("Neo4j went away during the edges")
 
     monkeypatch.setattr(Neo4jEngravaCore, "bulk_create_edges", unavailable)
-    result = cli("import", str(dump), code=1)
+    result = cli("import", str(exported), code=1)
     assert isinstance(result.exception, Neo4jUnavailableError), result.exception
     monkeypatch.undo()
-    assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
+    assert _gone(cli)
+
+
+def test_a_bad_header_is_refused_before_anything_is_written(
+    cli: Any, exported: Path, tmp_path: Path, connection: ConnectionInfo
+) -> None:
+    """Annotations Neo4j or annotate_namespace would refuse, and a header without a namespace,
+    are one line naming line 1 and the field; the namespace stays absent, so the good file
+    imports afterwards (with its annotations)."""
+    header, *rest = _rows(exported)
+    cases = {
+        "annotations-list": ({"annotations": [1, 2]}, "namespace annotations must be key/value"),
+        "annotations-str": ({"annotations": "abc"}, "namespace annotations must be key/value"),
+        "empty-key": ({"annotations": {"": 1}}, "annotation key '' must be non-empty"),
+        "nul-key": ({"annotations": {"a\u0000": 1}}, "must not contain NUL characters"),
+        "nested": ({"annotations": {"a": {"b": 1}}}, "annotation 'a' is a dict"),
+    }
+    for name, (change, needle) in cases.items():
+        bad = _write(tmp_path / f"{name}.jsonl", [{**header, **change}, *rest])
+        refused = cli.fails("import", bad, code=2)
+        assert refused.startswith("error: line 1: ") and needle in refused, refused
+        assert _gone(cli), name
+    unnamed = {k: v for k, v in header.items() if k != "namespace"}
+    refused = cli.fails("import", _write(tmp_path / "unnamed.jsonl", [unnamed, *rest]), code=2)
+    assert "line 1: missing field 'namespace'" in refused, refused
+    good = _write(tmp_path / "good.jsonl", [{**header, "annotations": {"source": "trial"}}, *rest])
+    assert _json(cli("import", good, "--json", namespaced=False))["thoughts"] == 2
+    assert _on_store(connection, cli.namespace, lambda s: s.namespace_annotations()) == {
+        "source": "trial"
+    }
+
+
+def test_an_import_failing_at_any_write_leaves_the_namespace_as_it_was(
+    cli: Any,
+    exported: Path,
+    tmp_path: Path,
+    connection: ConnectionInfo,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A namespace registered with annotations and no thoughts gets its annotations back and
+    no thought when the last write (the file's annotations) fails; when removing what was
+    written fails too, the error says how to clean up."""
+    _on_store(connection, cli.namespace, lambda s: s.annotate_namespace(team="ops"))
+    header, *rest = _rows(exported)
+    dump = _write(tmp_path / "annotated.jsonl", [{**header, "annotations": {"source": "x"}}, *rest])
+    original = Neo4jEngravaCore.annotate_namespace
+
+    async def failing(self: Any, **annotations: Any) -> None:
+        if "source" in annotations:
+            raise Neo4jUnavailableError("Neo4j went away during the annotations")
+        await original(self, **annotations)
+
+    monkeypatch.setattr(Neo4jEngravaCore, "annotate_namespace", failing)
+    result = cli("import", dump, code=1)
+    assert isinstance(result.exception, Neo4jUnavailableError), result.exception
+    monkeypatch.undo()
+    assert _json(cli("list", "--json")) == []
+    assert _on_store(connection, cli.namespace, lambda s: s.namespace_annotations()) == {
+        "team": "ops"
+    }
+
+    async def unavailable(self: Any, *_: Any, **__: Any) -> Any:
+        raise Neo4jUnavailableError("Neo4j went away")
+
+    monkeypatch.setattr(Neo4jEngravaCore, "bulk_create_edges", unavailable)
+    monkeypatch.setattr(Neo4jEngravaCore, "delete_namespace", unavailable)
+    result = cli("import", dump, code=1)
+    monkeypatch.undo()
+    assert isinstance(result.exception, MigrationError), result.exception
+    assert f"delete-namespace {cli.namespace} --yes" in str(result.exception)
 
 
 def test_errors_are_one_line(cli: Any, tmp_path: Path, connection: ConnectionInfo) -> None:

@@ -177,20 +177,23 @@ def test_a_failed_count_check_has_its_own_exit_code(capsys: pytest.CaptureFixtur
     assert "count check passed" in capsys.readouterr().out
 
 
+HEADER_V1 = '{"kind": "namespace", "format": "engrava-graph/namespace-v1", "namespace": "n"}'
+
+
 @pytest.mark.parametrize(
     "lines, needle",
     [
         (
-            ['{"kind": "namespace", "format": "engrava-graph/namespace-v1"}', "{oops"],
+            [HEADER_V1, "{oops"],
             "line 2, column 2: not valid JSON",
         ),
         (
-            ['{"kind": "namespace", "format": "engrava-graph/namespace-v1"}', '{"kind": "edge"}'],
+            [HEADER_V1, '{"kind": "edge"}'],
             "line 2: missing field 'edge'",
         ),
         (
             [
-                '{"kind": "namespace", "format": "engrava-graph/namespace-v1"}',
+                HEADER_V1,
                 '{"kind": "edge", "edge": {"from_thought_id": "a"}}',
             ],
             "line 2: invalid to_thought_id: Field required",

@@ -1,0 +1,73 @@
+"""The namespace export file read without Neo4j (:mod:`engrava_graph.cli.namespace_file`): the
+header and every line are checked whole before ``import`` writes anything, and each problem is
+one line naming the line number and the field."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engrava_graph.cli.namespace_file import EXPORT_FORMAT, read_export
+from engrava_graph.model.errors import DatasetError
+
+HEADER: dict[str, Any] = {
+    "kind": "namespace",
+    "format": EXPORT_FORMAT,
+    "namespace": "agent-7",
+    "annotations": {"source": "trial"},
+    "exported_at": "2026-12-07T10:00:00+00:00",
+}
+THOUGHT = {
+    "kind": "thought",
+    "thought": {
+        "thought_id": "t-1",
+        "thought_type": "NOTE",
+        "essence": "The deploy failed at 3pm",
+        "content": "The deploy failed at 3pm",
+        "source": "cli",
+    },
+    "embedding": None,
+}
+
+
+def _read(*rows: Any) -> Any:
+    return read_export(iter(json.dumps(row) for row in rows))
+
+
+def test_a_good_header_gives_its_namespace_and_annotations() -> None:
+    read = _read(HEADER, THOUGHT)
+    assert (read.namespace, read.annotations) == ("agent-7", {"source": "trial"})
+    assert [t.thought_id for t in read.thoughts] == ["t-1"]
+    assert _read({**HEADER, "annotations": None}).annotations == {}
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        ({"annotations": [1, 2]}, "line 1: namespace annotations must be key/value pairs"),
+        ({"annotations": "abc"}, "line 1: namespace annotations must be key/value pairs"),
+        ({"annotations": {"": 1}}, "line 1: namespace annotation key '' must be non-empty"),
+        ({"annotations": {"a\u0000": 1}}, "line 1: namespace annotation key 'a\\x00' must not"),
+        ({"annotations": {"name": "x"}}, "line 1: namespace annotation 'name' is reserved"),
+        ({"annotations": {"a": {"b": 1}}}, "line 1: namespace annotation 'a' is a dict"),
+        ({"annotations": {"a": 2**70}}, "line 1: namespace annotation 'a' is outside"),
+        ({"namespace": None}, "line 1: namespace None is invalid"),
+        ({"namespace": "a/b"}, "line 1: namespace 'a/b' is invalid"),
+        ({"exported_at": 5}, "line 1: invalid exported_at"),
+        ({"extra": 1}, "line 1: unknown field 'extra'"),
+        ({"format": "engrava-graph/namespace-v0"}, "line 1: the first line is not an"),
+    ],
+)
+def test_a_bad_header_is_refused_naming_the_field(change: dict[str, Any], needle: str) -> None:
+    with pytest.raises(DatasetError) as caught:
+        _read({**HEADER, **change}, THOUGHT)
+    assert needle in str(caught.value)
+
+
+def test_a_header_without_a_namespace_is_refused() -> None:
+    header = {k: v for k, v in HEADER.items() if k != "namespace"}
+    with pytest.raises(DatasetError) as caught:
+        _read(header, THOUGHT)
+    assert str(caught.value) == "line 1: missing field 'namespace'"
