@@ -26,6 +26,12 @@ CONVERSATION_FIELDS = ("conversation_id", "messages")
 _JSON_TYPES = {dict: "object", list: "array", str: "string", int: "number", float: "number"}
 
 
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words (``object``, ``array``, ``string``,
+    ``number``; ``true``, ``false`` or ``null`` itself), for "expected ..., found ..."."""
+    return _JSON_TYPES.get(type(value)) or json.dumps(value)
+
+
 TOO_DEEP = "the JSON is nested too deeply"
 """What a ``RecursionError`` of Python's JSON parser means (nesting deeper than it goes)."""
 
@@ -186,9 +192,9 @@ def read_conversation(path: Path) -> tuple[str, list[Message]]:
         with stream:
             body = json.loads(stream.read())
         if not isinstance(body, dict):
-            found = _JSON_TYPES.get(type(body), "a literal")
             raise ValueError(
-                f"expected a JSON object with {', '.join(CONVERSATION_FIELDS)}, found {found}"
+                f"expected a JSON object with {', '.join(CONVERSATION_FIELDS)}, "
+                f"found {json_kind(body)}"
             )
         missing = [name for name in CONVERSATION_FIELDS if name not in body]
         if missing:

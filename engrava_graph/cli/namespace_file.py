@@ -10,16 +10,18 @@ text when the thoughts are stored.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+import math
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from engrava_graph.cli.errors import describe
-from engrava_graph.cli.json_input import TOO_DEEP, NotUtf8Error, open_input, problem
+from engrava_graph.cli.json_input import TOO_DEEP, NotUtf8Error, json_kind, open_input, problem
 from engrava_graph.cli.text import counted
 from engrava_graph.core import Neo4jEngravaCore
+from engrava_graph.embeddings.base import NORM_RULE, norm_problem
 from engrava_graph.model.errors import DatasetError, MigrationError, ValidationFailedError
 from engrava_graph.model.namespace import validate_annotations, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
@@ -28,7 +30,11 @@ from engrava_graph.store.edges import check_edge_batch
 EXPORT_FORMAT = "engrava-graph/namespace-v1"
 _PAGE = 1000
 _ALL_EDGES = 100_000_000
-_HEADER_FIELDS = ("kind", "format", "namespace", "annotations", "exported_at")
+_FIELDS = {
+    "namespace": ("kind", "format", "namespace", "annotations", "exported_at"),
+    "thought": ("kind", "thought", "embedding"),
+    "edge": ("kind", "edge"),
+}
 
 
 @dataclass
@@ -41,6 +47,7 @@ class NamespaceExport:
         thoughts: the thoughts, in file order.
         embeddings: their vectors, one per thought (None: the thought had none).
         edges: the edges, in file order.
+        thought_lines: the line number of each thought, for messages.
     """
 
     namespace: str
@@ -48,6 +55,7 @@ class NamespaceExport:
     thoughts: list[ThoughtRecord]
     embeddings: list[list[float] | None]
     edges: list[EdgeRecord]
+    thought_lines: list[int]
 
 
 async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
@@ -91,6 +99,15 @@ async def write_export(store: Neo4jEngravaCore, sink: IO[str]) -> dict[str, int]
     return counts
 
 
+def _unknown_fields(row: dict[str, Any], kind: str) -> None:
+    """Refuse a field a line of ``kind`` does not hold (ValueError naming it)."""
+    unknown = [name for name in row if name not in _FIELDS[kind]]
+    if unknown:
+        raise ValueError(
+            f"unknown field {unknown[0]!r}; a {kind} line holds {', '.join(_FIELDS[kind])}"
+        )
+
+
 def _header(row: dict[str, Any]) -> dict[str, Any]:
     """The header line checked whole (its kind and format, no unknown field, a valid namespace,
     annotations ``annotate_namespace`` takes, ``exported_at`` a string), with its
@@ -101,11 +118,7 @@ def _header(row: dict[str, Any]) -> dict[str, Any]:
     """
     if row.get("kind") != "namespace" or row.get("format") != EXPORT_FORMAT:
         raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
-    unknown = [name for name in row if name not in _HEADER_FIELDS]
-    if unknown:
-        raise ValueError(
-            f"unknown field {unknown[0]!r}; a header holds {', '.join(_HEADER_FIELDS)}"
-        )
+    _unknown_fields(row, "namespace")
     validate_namespace(row["namespace"])
     annotations = row.get("annotations") or {}
     validate_annotations(annotations)
@@ -114,44 +127,97 @@ def _header(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "annotations": annotations}
 
 
-def read_export(lines: Iterator[str]) -> NamespaceExport:
-    """Parse an export: the header, the thoughts, their vectors and the edges.
+def _kind(row: dict[str, Any]) -> str:
+    """The kind of a line after the header (``thought`` or ``edge``), once its fields are
+    those of that kind (ValueError, KeyError otherwise)."""
+    kind = row["kind"]
+    if not isinstance(kind, str) or kind not in _FIELDS or kind == "namespace":
+        raise ValueError(f"unknown kind {kind!r}; a line after the header is a thought or an edge")
+    _unknown_fields(row, kind)
+    return kind
+
+
+def _object(row: dict[str, Any], field: str) -> dict[str, Any]:
+    """``row[field]``, which must be a JSON object (ValueError, KeyError otherwise)."""
+    value = row[field]
+    if not isinstance(value, dict):
+        raise ValueError(f"invalid {field}: expected a JSON object, found {json_kind(value)}")
+    return value
+
+
+def _embedding(value: object) -> list[float] | None:
+    """A thought line's ``embedding``: null, or a non-empty array of numbers with a usable
+    length (:func:`~engrava_graph.embeddings.base.norm_problem`); ValueError otherwise."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value:
+        found = "an empty array" if value == [] else json_kind(value)
+        raise ValueError(f"invalid embedding: expected an array of numbers or null, found {found}")
+    odd = next((i for i, x in enumerate(value) if json_kind(x) != "number"), None)
+    if odd is not None:
+        found = json_kind(value[odd])
+        raise ValueError(f"invalid embedding.{odd}: expected a number, found {found}")
+    try:
+        vector = [float(x) for x in value]
+    except OverflowError:  # an integer too large for a float
+        vector = [math.inf]
+    if norm_problem(vector) is not None:
+        raise ValueError(f"invalid embedding: {NORM_RULE}")
+    return vector
+
+
+def _json_line(number: int, line: str) -> dict[str, Any]:
+    """Line ``number`` parsed: a JSON object.
 
     Raises:
-        DatasetError: not an export of this format, or a line that does not parse, named by
-            its number.
+        DatasetError: not valid JSON (its column), nested too deeply, or not an object.
+    """
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise DatasetError(
+            f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
+        ) from None
+    except RecursionError:
+        raise DatasetError(f"line {number}: {TOO_DEEP}") from None
+    if not isinstance(row, dict):
+        raise DatasetError(
+            f"line {number}: expected a JSON object (an export line), found {json_kind(row)}"
+        )
+    return row
+
+
+def read_export(lines: Iterable[str]) -> NamespaceExport:
+    """Parse and check an export whole: the header, the thoughts, their vectors and the edges
+    (blank lines are skipped).
+
+    Raises:
+        DatasetError: not an export of this format, or a line that is not valid JSON, not an
+            object, or lacks a field, has an unknown one or an invalid value: one line naming
+            the line number and the field.
     """
     header: dict[str, Any] | None = None
-    thoughts: list[ThoughtRecord] = []
-    vectors: list[list[float] | None] = []
-    edges: list[EdgeRecord] = []
+    read = NamespaceExport("", {}, [], [], [], [])
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        row = _json_line(number, line)
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise DatasetError(
-                f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
-            ) from None
-        except RecursionError:
-            raise DatasetError(f"line {number}: {TOO_DEEP}") from None
-        try:
-            kind = row.get("kind")
-            if number == 1:
+            if header is None:
                 header = _header(row)
-            elif kind == "thought":
-                thoughts.append(ThoughtRecord.model_validate(row["thought"]))
-                vectors.append(row.get("embedding"))
-            elif kind == "edge":
-                edges.append(EdgeRecord.model_validate(row["edge"]))
+            elif _kind(row) == "thought":
+                thought = ThoughtRecord.model_validate(_object(row, "thought"))
+                read.embeddings.append(_embedding(row.get("embedding")))
+                read.thoughts.append(thought)
+                read.thought_lines.append(number)
             else:
-                raise ValueError(f"unknown kind {kind!r}")
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
+                read.edges.append(EdgeRecord.model_validate(_object(row, "edge")))
+        except (ValueError, KeyError) as error:
             raise DatasetError(f"line {number}: {problem(error)}") from None
     if header is None:
         raise DatasetError("the file is empty")
-    return NamespaceExport(header["namespace"], header["annotations"], thoughts, vectors, edges)
+    read.namespace, read.annotations = header["namespace"], header["annotations"]
+    return read
 
 
 def read_export_file(path: Path) -> NamespaceExport:
@@ -213,6 +279,16 @@ async def _undo_import(
         ) from error
 
 
+def _check_dimensions(export: NamespaceExport, dimensions: int) -> None:
+    """Refuse a vector the store cannot take (DatasetError naming its line)."""
+    for line, vector in zip(export.thought_lines, export.embeddings, strict=True):
+        if vector is not None and len(vector) != dimensions:
+            raise DatasetError(
+                f"line {line}: invalid embedding: {len(vector)} numbers where the store's "
+                f"vectors have {dimensions}; export and import with the same dimensions"
+            )
+
+
 async def load_export(store: Neo4jEngravaCore, export: NamespaceExport) -> None:
     """Load ``export`` (checked by :func:`check_edges`) into ``store``'s namespace, which must
     hold no thoughts: the thoughts in one transaction, then the edges in one, then the
@@ -220,9 +296,11 @@ async def load_export(store: Neo4jEngravaCore, export: NamespaceExport) -> None:
     removed again, so the namespace is as it was.
 
     Raises:
+        DatasetError: a vector has other dimensions than the store's (nothing is written).
         ValidationFailedError: the namespace already holds thoughts (nothing is written).
         MigrationError: a step failed and removing what was written failed too.
     """
+    _check_dimensions(export, store.vector_dimensions)
     target = store.namespace
     if await store.count_thoughts(include_expired=True):
         raise ValidationFailedError(

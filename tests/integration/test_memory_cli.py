@@ -378,3 +378,21 @@ def test_spread_depth_and_explain_json(cli: Any) -> None:
     assert reached[pie["thought_id"]]["via"] == [f"ASSOCIATED from {dog['thought_id']}"]
     too_deep = cli.fails("retrieve", *question, "--spread-depth", "4", "-n", cli.namespace, code=2)
     assert "--spread-depth" in too_deep and "3" in too_deep, too_deep
+
+
+def test_a_malformed_line_is_refused_before_anything_is_written(
+    cli: Any, exported: Path, tmp_path: Path
+) -> None:
+    """A string embedding, a JSON array for a line and a vector of other dimensions are one
+    line naming the line number and the field; nothing is written."""
+    header, first, *rest = _rows(exported)
+    cases = {
+        "string": ([header, {**first, "embedding": "abc"}, *rest], "line 2: invalid embedding:"),
+        "array": ([header, first, [1, 2], *rest], "line 3: expected a JSON object"),
+        "short": ([header, {**first, "embedding": [0.5] * 3}, *rest], "line 2: invalid embedding"),
+    }
+    for name, (rows, needle) in cases.items():
+        refused = cli.fails("import", _write(tmp_path / f"{name}.jsonl", rows), code=2)
+        assert needle in refused, refused
+        assert _gone(cli), name
+    assert "3 numbers where the store's vectors have 384" in refused, refused

@@ -71,3 +71,39 @@ def test_a_header_without_a_namespace_is_refused() -> None:
     with pytest.raises(DatasetError) as caught:
         _read(header, THOUGHT)
     assert str(caught.value) == "line 1: missing field 'namespace'"
+
+
+@pytest.mark.parametrize(
+    "line, needle",
+    [
+        ([1, 2], "line 2: expected a JSON object (an export line), found array"),
+        (5, "line 2: expected a JSON object (an export line), found number"),
+        ({**THOUGHT, "embedding": "abc"}, "line 2: invalid embedding: expected an array of "),
+        ({**THOUGHT, "embedding": {"a": 1}}, "line 2: invalid embedding: expected an array"),
+        ({**THOUGHT, "embedding": []}, "found an empty array"),
+        ({**THOUGHT, "embedding": [0.5, True]}, "line 2: invalid embedding.1: expected a number"),
+        ({**THOUGHT, "embedding": [0, 0]}, "line 2: invalid embedding: an embedding must have"),
+        ({**THOUGHT, "embedding": [10**400]}, "line 2: invalid embedding: an embedding must"),
+        ({**THOUGHT, "thought": [1]}, "line 2: invalid thought: expected a JSON object, found"),
+        ({**THOUGHT, "extra": 1}, "line 2: unknown field 'extra'; a thought line holds"),
+        ({"kind": "edge", "edge": "e"}, "line 2: invalid edge: expected a JSON object"),
+        ({"kind": ["thought"]}, "line 2: unknown kind ['thought']"),
+        ({"thought": {}}, "line 2: missing field 'kind'"),
+    ],
+)
+def test_a_malformed_line_is_refused_naming_its_number_and_field(line: Any, needle: str) -> None:
+    with pytest.raises(DatasetError) as caught:
+        _read(HEADER, line)
+    assert needle in str(caught.value)
+
+
+def test_a_header_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(DatasetError) as caught:
+        _read(["namespace"])
+    assert str(caught.value) == "line 1: expected a JSON object (an export line), found array"
+
+
+def test_nan_is_not_a_number_an_embedding_may_hold() -> None:
+    """Python's json writes and reads ``NaN`` (not JSON): refused as a vector Neo4j rejects."""
+    with pytest.raises(DatasetError, match="line 2: invalid embedding: an embedding must"):
+        _read(HEADER, {**THOUGHT, "embedding": [float("nan"), 1.0]})
