@@ -353,7 +353,7 @@ def export(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """Write a namespace as JSON lines (thoughts with their vectors, then edges)."""
+    """Write a namespace as JSON lines (thoughts with their vectors, edges, then the counts)."""
 
     async def work() -> dict[str, int]:
         async with open_store(neo4j.connection(), namespace) as store:
@@ -384,10 +384,10 @@ def import_namespace(
 ) -> None:
     """Load an export into a namespace that holds no thoughts yet.
 
-    Every edge must join two thoughts of the file, and no edge id or (from, to, type) may
-    repeat (checked before anything is written); the thoughts are written in one transaction,
-    then the edges in one, and should the edges fail all the same, the thoughts are removed
-    again, so a failed import leaves the namespace as it was."""
+    The whole file is checked before anything is written: the header, every line, the edges
+    (both ends among its thoughts, no edge id or (from, to, type) twice) and the end line's
+    counts (a file cut short is refused). Should a write fail all the same, what the others
+    wrote is removed again, so a failed import leaves the namespace as it was."""
 
     async def work() -> dict[str, Any]:
         read = read_export_file(path)

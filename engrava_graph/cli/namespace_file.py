@@ -1,10 +1,13 @@
 """The namespace export file of ``engrava-graph export`` and ``import``: writing it from a
 store, reading it back, and loading it into a namespace that holds no thoughts yet.
 
-The file is JSON lines: a header line (``{"kind": "namespace", ...}``), one ``{"kind":
-"thought", "thought": {...}, "embedding": [...]}`` line per thought and one ``{"kind": "edge",
-"edge": {...}}`` line per edge. Vectors are copied; entities and tags are derived again from the
-text when the thoughts are stored.
+The file is JSON lines: a header line (``{"kind": "namespace", "format":
+"engrava-graph/namespace-v2", ...}``), one ``{"kind": "thought", "thought": {...}, "embedding":
+[...]}`` line per thought, one ``{"kind": "edge", "edge": {...}}`` line per edge, and an end line
+``{"kind": "end", "thoughts": n, "edges": m}`` with the counts, so a file cut short (even at a
+line boundary) is refused. Files of the first format (``engrava-graph/namespace-v1``: no end
+line) are still read, their counts unchecked. Vectors are copied; entities and tags are derived
+again from the text when the thoughts are stored.
 """
 
 from __future__ import annotations
@@ -27,13 +30,18 @@ from engrava_graph.model.namespace import validate_annotations, validate_namespa
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 from engrava_graph.store.edges import check_edge_batch
 
-EXPORT_FORMAT = "engrava-graph/namespace-v1"
+EXPORT_FORMAT = "engrava-graph/namespace-v2"
+FORMAT_V1 = "engrava-graph/namespace-v1"
+"""The first format, still read: no end line, so its counts cannot be checked."""
+_KINDS = {EXPORT_FORMAT: ("thought", "edge", "end"), FORMAT_V1: ("thought", "edge")}
+"""The kinds of line after the header, per format."""
 _PAGE = 1000
 _ALL_EDGES = 100_000_000
 _FIELDS = {
     "namespace": ("kind", "format", "namespace", "annotations", "exported_at"),
     "thought": ("kind", "thought", "embedding"),
     "edge": ("kind", "edge"),
+    "end": ("kind", "thoughts", "edges"),
 }
 
 
@@ -60,7 +68,8 @@ class NamespaceExport:
 
 async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
     """The export of ``store``'s namespace, one JSON-ready dict per line (see the module
-    docstring): the header, the thoughts in id order with their vectors, then the edges."""
+    docstring): the header, the thoughts in id order with their vectors, the edges, then the
+    end line with their counts."""
     yield {
         "kind": "namespace",
         "format": EXPORT_FORMAT,
@@ -69,6 +78,7 @@ async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]
         "exported_at": datetime.now(UTC).isoformat(),
     }
     after: str | None = None
+    thoughts = 0
     while True:
         page = await store.list_thoughts(after_id=after, limit=_PAGE, include_expired=True)
         vectors = await store.get_embeddings([t.thought_id for t in page])
@@ -78,25 +88,25 @@ async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]
                 "thought": thought.model_dump(mode="json"),
                 "embedding": vectors.get(thought.thought_id),
             }
+        thoughts += len(page)
         if len(page) < _PAGE:
             break
         after = page[-1].thought_id
-    for edge in await store.list_edges(limit=_ALL_EDGES):
+    edges = await store.list_edges(limit=_ALL_EDGES)
+    for edge in edges:
         yield {"kind": "edge", "edge": edge.model_dump(mode="json")}
+    yield {"kind": "end", "thoughts": thoughts, "edges": len(edges)}
 
 
 async def write_export(store: Neo4jEngravaCore, sink: IO[str]) -> dict[str, int]:
     """Write :func:`export_lines` of ``store`` to ``sink``, one JSON line each.
 
     Returns:
-        ``{"thoughts": n, "edges": m}``, what was written.
+        ``{"thoughts": n, "edges": m}``, what was written (the end line's counts).
     """
-    counts = {"thoughts": 0, "edges": 0}
     async for row in export_lines(store):
         sink.write(json.dumps(row, ensure_ascii=False) + "\n")
-        if row["kind"] != "namespace":
-            counts[f"{row['kind']}s"] += 1
-    return counts
+    return {"thoughts": row["thoughts"], "edges": row["edges"]}
 
 
 def _unknown_fields(row: dict[str, Any], kind: str) -> None:
@@ -116,8 +126,8 @@ def _header(row: dict[str, Any]) -> dict[str, Any]:
     Raises:
         ValueError, KeyError: what is wrong, naming the field.
     """
-    if row.get("kind") != "namespace" or row.get("format") != EXPORT_FORMAT:
-        raise ValueError(f"the first line is not an {EXPORT_FORMAT} header")
+    if row.get("kind") != "namespace" or row.get("format") not in _KINDS:
+        raise ValueError(f"the first line is not an {EXPORT_FORMAT} (or -v1) header")
     _unknown_fields(row, "namespace")
     validate_namespace(row["namespace"])
     annotations = row.get("annotations") or {}
@@ -127,14 +137,43 @@ def _header(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "annotations": annotations}
 
 
-def _kind(row: dict[str, Any]) -> str:
-    """The kind of a line after the header (``thought`` or ``edge``), once its fields are
-    those of that kind (ValueError, KeyError otherwise)."""
+def _kind(row: dict[str, Any], kinds: tuple[str, ...]) -> str:
+    """The kind of a line after the header, one of ``kinds``, once its fields are those of
+    that kind (ValueError, KeyError otherwise)."""
     kind = row["kind"]
-    if not isinstance(kind, str) or kind not in _FIELDS or kind == "namespace":
-        raise ValueError(f"unknown kind {kind!r}; a line after the header is a thought or an edge")
+    if not isinstance(kind, str) or kind not in kinds:
+        raise ValueError(f"unknown kind {kind!r}; a line after the header is {' or '.join(kinds)}")
     _unknown_fields(row, kind)
     return kind
+
+
+def _end(row: dict[str, Any]) -> dict[str, Any]:
+    """The end line, its counts checked (ValueError, KeyError otherwise)."""
+    for field in ("thoughts", "edges"):
+        value = row[field]
+        if json_kind(value) != "number" or not isinstance(value, int) or value < 0:
+            raise ValueError(f"invalid {field}: expected a count (0 or more), found {value!r}")
+    return row
+
+
+def _check_counts(read: NamespaceExport, end: tuple[int, dict[str, Any]] | None, last: int) -> None:
+    """Refuse a file without its end line (``end``: its number and row), or whose thoughts and
+    edges are not as many as it counts (DatasetError saying what is missing); ``last``: the
+    number of the file's last line."""
+    if end is None:
+        raise DatasetError(
+            f'the file ends at line {last} without the end line ({{"kind": "end", ...}}) '
+            f"an {EXPORT_FORMAT} export closes with: it was cut short or is not a whole export; "
+            f"nothing was written"
+        )
+    number, row = end
+    held = (len(read.thoughts), len(read.edges))
+    if held != (row["thoughts"], row["edges"]):
+        raise DatasetError(
+            f"line {number}: the end line counts {counted(row['thoughts'], 'thought')} and "
+            f"{counted(row['edges'], 'edge')}, the file holds {counted(held[0], 'thought')} and "
+            f"{counted(held[1], 'edge')}: lines are missing (or were added); nothing was written"
+        )
 
 
 def _object(row: dict[str, Any], field: str) -> dict[str, Any]:
@@ -192,31 +231,47 @@ def read_export(lines: Iterable[str]) -> NamespaceExport:
     (blank lines are skipped).
 
     Raises:
-        DatasetError: not an export of this format, or a line that is not valid JSON, not an
+        DatasetError: not an export of these formats, or a line that is not valid JSON, not an
             object, or lacks a field, has an unknown one or an invalid value: one line naming
-            the line number and the field.
+            the line number and the field. A v2 file without its end line, with a line after
+            it, or with other counts than its end line's.
     """
     header: dict[str, Any] | None = None
-    read = NamespaceExport("", {}, [], [], [], [])
+    end: tuple[int, dict[str, Any]] | None = None
+    thoughts: list[ThoughtRecord] = []
+    embeddings: list[list[float] | None] = []
+    thought_lines: list[int] = []
+    edges: list[EdgeRecord] = []
+    last = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        last = number
         row = _json_line(number, line)
         try:
+            if end is not None:
+                raise ValueError(f"a line after the end line (line {end[0]}), which ends an export")
             if header is None:
                 header = _header(row)
-            elif _kind(row) == "thought":
-                thought = ThoughtRecord.model_validate(_object(row, "thought"))
-                read.embeddings.append(_embedding(row.get("embedding")))
-                read.thoughts.append(thought)
-                read.thought_lines.append(number)
+                continue
+            kind = _kind(row, _KINDS[header["format"]])
+            if kind == "end":
+                end = (number, _end(row))
+            elif kind == "thought":
+                thoughts.append(ThoughtRecord.model_validate(_object(row, "thought")))
+                embeddings.append(_embedding(row.get("embedding")))
+                thought_lines.append(number)
             else:
-                read.edges.append(EdgeRecord.model_validate(_object(row, "edge")))
+                edges.append(EdgeRecord.model_validate(_object(row, "edge")))
         except (ValueError, KeyError) as error:
             raise DatasetError(f"line {number}: {problem(error)}") from None
     if header is None:
         raise DatasetError("the file is empty")
-    read.namespace, read.annotations = header["namespace"], header["annotations"]
+    read = NamespaceExport(
+        header["namespace"], header["annotations"], thoughts, embeddings, edges, thought_lines
+    )
+    if header["format"] != FORMAT_V1:
+        _check_counts(read, end, last)
     return read
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from engrava_graph.cli import app
+from engrava_graph.cli import app, namespace_file
 from engrava_graph.cli.memory import open_store
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -67,7 +67,10 @@ def _json(result: Any) -> Any:
     return json.loads(result.stdout)
 
 
-def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
+def test_export_delete_import_round_trip(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(namespace_file, "_PAGE", 2)  # the thoughts in two pages
     ids = {}
     for key, text in (
         ("pr", "Config PR removed DATABASE_URL from billing"),
@@ -104,19 +107,18 @@ def test_export_delete_import_round_trip(cli: Any, tmp_path: Path) -> None:
     dump = tmp_path / "memory.jsonl"
     summary = _json(cli("export", "-o", str(dump), "--json"))
     assert (summary["thoughts"], summary["edges"]) == (3, 2)
-    assert len(dump.read_text().splitlines()) == 1 + 3 + 2
+    rows = _rows(dump)
+    assert len(rows) == 1 + 3 + 2 + 1 and rows[-1] == {"kind": "end", "thoughts": 3, "edges": 2}
     cli("delete-namespace", cli.namespace, "--yes", namespaced=False)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     # An edge to a thought the file lacks: refused before anything is written.
-    lines = dump.read_text().splitlines()
-    broken = tmp_path / "broken.jsonl"
-    broken.write_text("\n".join(line for line in lines if ids["pr"] not in line or "edge" in line))
-    assert "nothing was written" in cli.fails("import", str(broken), code=2)
+    kept = [r for r in rows if r["kind"] != "thought" or r["thought"]["thought_id"] != ids["pr"]]
+    broken = _write(tmp_path / "broken.jsonl", _recounted(kept))
+    assert "does not hold" in cli.fails("import", broken, code=2)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     # An edge line twice (its id repeats): refused before the thoughts are written too.
-    repeated = tmp_path / "repeated.jsonl"
-    repeated.write_text("\n".join([*lines, lines[-1]]) + "\n")
-    assert "nothing was written" in cli.fails("import", str(repeated), code=2)
+    repeated = _write(tmp_path / "repeated.jsonl", _recounted([*rows[:-1], rows[-2], rows[-1]]))
+    assert "nothing was written" in cli.fails("import", repeated, code=2)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
         "namespace": cli.namespace,
@@ -151,6 +153,13 @@ def exported(cli: Any, tmp_path: Path) -> Path:
 
 def _rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _recounted(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` (an edited export) with the end line's counts made to match them."""
+    *body, end = rows
+    kinds = [row["kind"] for row in body]
+    return [*body, {**end, "thoughts": kinds.count("thought"), "edges": kinds.count("edge")}]
 
 
 def _write(path: Path, rows: list[Any]) -> str:
@@ -396,3 +405,24 @@ def test_a_malformed_line_is_refused_before_anything_is_written(
         assert needle in refused, refused
         assert _gone(cli), name
     assert "3 numbers where the store's vectors have 384" in refused, refused
+
+
+def test_a_file_cut_short_is_refused_and_a_v1_file_still_imports(
+    cli: Any, exported: Path, tmp_path: Path
+) -> None:
+    """A file cut at a line boundary (no end line, or fewer lines than it counts) and a
+    header-only stub are refused, naming what is missing, and write nothing; a file of the
+    first format (v1: no end line) imports as it is."""
+    rows = _rows(exported)
+    cases = {
+        "cut": (rows[:2], "the file ends at line 2 without the end line"),
+        "stub": (rows[:1], "the file ends at line 1 without the end line"),
+        "lost": ([*rows[:2], *rows[3:]], "line 4: the end line counts 2 thoughts and 1 edge, "),
+    }
+    for name, (kept, needle) in cases.items():
+        refused = cli.fails("import", _write(tmp_path / f"{name}.jsonl", kept), code=2)
+        assert needle in refused and "nothing was written" in refused, refused
+        assert _gone(cli), name
+    v1 = [{**rows[0], "format": "engrava-graph/namespace-v1"}, *rows[1:-1]]
+    imported = _json(cli("import", _write(tmp_path / "v1.jsonl", v1), "--json", namespaced=False))
+    assert (imported["thoughts"], imported["edges"]) == (2, 1)

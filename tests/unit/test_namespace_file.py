@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engrava_graph.cli.namespace_file import EXPORT_FORMAT, read_export
+from engrava_graph.cli.namespace_file import EXPORT_FORMAT, FORMAT_V1, read_export
 from engrava_graph.model.errors import DatasetError
 
 HEADER: dict[str, Any] = {
@@ -30,6 +30,7 @@ THOUGHT = {
     },
     "embedding": None,
 }
+END = {"kind": "end", "thoughts": 1, "edges": 0}
 
 
 def _read(*rows: Any) -> Any:
@@ -37,10 +38,10 @@ def _read(*rows: Any) -> Any:
 
 
 def test_a_good_header_gives_its_namespace_and_annotations() -> None:
-    read = _read(HEADER, THOUGHT)
+    read = _read(HEADER, THOUGHT, END)
     assert (read.namespace, read.annotations) == ("agent-7", {"source": "trial"})
     assert [t.thought_id for t in read.thoughts] == ["t-1"]
-    assert _read({**HEADER, "annotations": None}).annotations == {}
+    assert _read({**HEADER, "annotations": None}, {**END, "thoughts": 0}).annotations == {}
 
 
 @pytest.mark.parametrize(
@@ -107,3 +108,31 @@ def test_nan_is_not_a_number_an_embedding_may_hold() -> None:
     """Python's json writes and reads ``NaN`` (not JSON): refused as a vector Neo4j rejects."""
     with pytest.raises(DatasetError, match="line 2: invalid embedding: an embedding must"):
         _read(HEADER, {**THOUGHT, "embedding": [float("nan"), 1.0]})
+
+
+@pytest.mark.parametrize(
+    "rows, needle",
+    [
+        ([HEADER], "the file ends at line 1 without the end line"),
+        ([HEADER, THOUGHT], "the file ends at line 2 without the end line"),
+        ([HEADER, {**END, "thoughts": 2}], "line 2: the end line counts 2 thoughts and 0 edges, "),
+        ([HEADER, END], "the file holds 0 thoughts and 0 edges: lines are missing"),
+        ([HEADER, THOUGHT, END, THOUGHT], "line 4: a line after the end line (line 3)"),
+        ([HEADER, {**END, "edges": -1}], "line 2: invalid edges: expected a count"),
+        ([HEADER, {**END, "edges": True}], "line 2: invalid edges: expected a count"),
+        ([HEADER, {"kind": "end", "edges": 0}], "line 2: missing field 'thoughts'"),
+        ([{**HEADER, "format": FORMAT_V1}, THOUGHT, END], "line 3: unknown kind 'end'"),
+    ],
+)
+def test_a_file_cut_short_or_miscounted_is_refused(rows: list[Any], needle: str) -> None:
+    with pytest.raises(DatasetError) as caught:
+        _read(*rows)
+    assert needle in str(caught.value)
+    if "without the end line" in needle:
+        assert str(caught.value).endswith(
+            "it was cut short or is not a whole export; nothing was written"
+        )
+
+
+def test_a_v1_file_has_no_end_line_and_is_read_as_it_is() -> None:
+    assert len(_read({**HEADER, "format": FORMAT_V1}, THOUGHT).thoughts) == 1
