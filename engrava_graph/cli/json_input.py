@@ -6,11 +6,15 @@ and opening the files they write (``export -o``, ``explain --html``).
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import json
+import os
+import secrets
+import stat
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, BinaryIO
 
@@ -143,6 +147,11 @@ def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
     or ``-``. Its directory must exist: a mistyped path is refused, not created (as a shell's
     ``>`` does).
 
+    A regular file (an existing one, through a symlink too, or a new one) is written to a
+    temporary file beside it, which replaces it (keeping an existing file's permissions) only
+    when the block ends without an exception: a command that fails leaves an existing file as
+    it was and creates none. A FIFO or a device (``/dev/stdout``) is written directly.
+
     Args:
         path: the file a command writes.
         option: the option that named it (``--html``), for the message.
@@ -155,13 +164,77 @@ def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
         yield sys.stdout
         return
     try:
-        sink = path.open("w", encoding="utf-8")
+        target = _replaced(path)
+        sink = path.open("w", encoding="utf-8") if target is None else _temporary_beside(target)
     except OSError as error:
         raise DatasetError(
             f"{path}: cannot write it ({_unwritable(path, error)}); choose another {option}"
         ) from None
-    with sink:
-        yield sink
+    if target is None:
+        with sink:
+            yield sink
+        return
+    try:
+        with sink:
+            yield sink
+            sink.flush()
+            os.fsync(sink.fileno())
+        os.replace(sink.name, target)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(sink.name)
+        raise
+
+
+def is_stdout(path: Path | None) -> bool:
+    """Whether writing ``path`` writes this process's stdout: None, ``-``, or a name of the
+    same open file (``/dev/stdout``, ``/dev/fd/1``), where a command prints nothing else."""
+    if path is None or str(path) == "-":
+        return True
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError):  # no such file, or a stdout without a descriptor
+        return False
+
+
+_WRITTEN_DIRECTLY = ("/dev/", "/proc/")
+"""Where paths name open descriptors and devices (``/dev/stdout``, ``/proc/self/fd/1``)."""
+
+
+def _replaced(path: Path) -> Path | None:
+    """The regular file that writing ``path`` replaces (its symlinks resolved; it need not
+    exist yet), or None when ``path`` is written directly: a FIFO, a device, or a path through
+    ``/dev`` or ``/proc``, which may be a descriptor the shell redirected.
+
+    Raises:
+        IsADirectoryError: it is a directory.
+        PermissionError: it is a regular file this user may not write.
+        OSError: it cannot be looked at.
+    """
+    target = Path(os.path.realpath(path))
+    if any(str(p).startswith(_WRITTEN_DIRECTLY) for p in (path.absolute(), target)):
+        return None
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    if not stat.S_ISREG(mode):
+        return None
+    if not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(target))
+    return target
+
+
+def _temporary_beside(target: Path) -> IO[str]:
+    """A new hidden file in ``target``'s directory (its ``name`` the path), open for UTF-8
+    text, with ``target``'s permissions if it exists (else the umask's, as a new file gets)."""
+    name = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+    sink = name.open("x", encoding="utf-8")
+    with suppress(FileNotFoundError):
+        os.chmod(sink.fileno(), stat.S_IMODE(target.stat().st_mode))
+    return sink
 
 
 def _unwritable(path: Path, error: OSError) -> str:

@@ -28,6 +28,7 @@ from rich.console import Console
 
 from engrava_graph.cli.common import error_exit, request_clock
 from engrava_graph.cli.json_input import (
+    is_stdout,
     open_output,
     read_conversation,
 )
@@ -361,7 +362,7 @@ def export(
                 return await write_export(store, sink)
 
     counts = run(work())
-    if output is not None and str(output) != "-":
+    if not is_stdout(output):  # else the summary would end up in the export
         _report(
             as_json,
             {"namespace": namespace, "file": str(output), **counts},

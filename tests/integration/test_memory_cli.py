@@ -426,3 +426,31 @@ def test_a_file_cut_short_is_refused_and_a_v1_file_still_imports(
     v1 = [{**rows[0], "format": "engrava-graph/namespace-v1"}, *rows[1:-1]]
     imported = _json(cli("import", _write(tmp_path / "v1.jsonl", v1), "--json", namespaced=False))
     assert (imported["thoughts"], imported["edges"]) == (2, 1)
+
+
+def test_a_failed_export_leaves_an_existing_file_as_it_was(
+    cli: Any, tmp_path: Path, connection: ConnectionInfo
+) -> None:
+    """An export that fails part way (a thought edited by hand into an invalid one) leaves the
+    file it was to replace as it was; written again after the repair, the file is replaced."""
+    stored = _json(cli("remember", "The deploy failed at 3pm", "--json"))["thought_id"]
+    dump = tmp_path / "memory.jsonl"
+    cli("export", "-o", str(dump))
+    before = dump.read_text()
+
+    async def in_browser(store: Any, statement: str) -> None:
+        async with store.executor.driver.session(database=store.executor.database) as session:
+            await session.run(
+                f"MATCH (t:Thought {{namespace: $ns, thought_id: $id}}) {statement}",
+                ns=store.namespace,
+                id=stored,
+            )
+
+    _on_store(connection, cli.namespace, lambda s: in_browser(s, "SET t.priority = 'URGENT'"))
+    refused = cli.fails("export", "-o", str(dump), "-n", cli.namespace, code=1)
+    assert stored in refused and "priority" in refused, refused
+    assert dump.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["memory.jsonl"]
+    _on_store(connection, cli.namespace, lambda s: in_browser(s, "SET t.priority = 'P1'"))
+    cli("export", "-o", str(dump))
+    assert _rows(dump)[1]["thought"]["priority"] == "P1"

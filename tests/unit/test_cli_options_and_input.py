@@ -7,7 +7,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
+import stat
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -21,7 +24,7 @@ from engrava_graph.cli import app
 from engrava_graph.cli.dream import FLAGS
 from engrava_graph.cli.errors import EXIT_FAILURE, EXIT_USAGE, describe
 from engrava_graph.cli.explore import EXIT_COUNT_MISMATCH, check_counts, ranked_candidates
-from engrava_graph.cli.json_input import open_output, read_conversation
+from engrava_graph.cli.json_input import is_stdout, open_output, read_conversation
 from engrava_graph.cli.memory import list_rows, table_lines
 from engrava_graph.cli.namespace_file import read_export
 from engrava_graph.cli.options import Neo4jOptions, with_options
@@ -397,3 +400,56 @@ def test_browser_guide_refuses_a_port_out_of_range(capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert exited.value.code == 2 and len(err.splitlines()) == 1, err
     assert err.startswith("error: Invalid value for '--port'") and "65535" in err, err
+
+
+def test_a_failed_output_leaves_an_existing_file_as_it_was(tmp_path):
+    """The output goes to a temporary file beside the target, renamed over it only when the
+    command succeeds; on failure that file is removed and the target is untouched."""
+    target = tmp_path / "memory.jsonl"
+    target.write_text("the previous export\n")
+    with pytest.raises(RuntimeError), open_output(target, "--output") as sink:
+        sink.write('{"kind": "namespace"}\n')
+        raise RuntimeError("Neo4j went away")
+    assert target.read_text() == "the previous export\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["memory.jsonl"]
+
+
+def test_a_replaced_output_keeps_its_permissions_and_symlink(tmp_path):
+    target = tmp_path / "memory.jsonl"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target.name)
+    with open_output(link, "--output") as sink:
+        sink.write("new")
+    assert link.is_symlink() and target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "memory.jsonl"]
+
+
+def test_a_fifo_and_a_device_are_written_directly(tmp_path):
+    """No temporary file and no rename for what is not a regular file: ``-o /dev/stdout``
+    (a device or a pipe) and a FIFO keep working."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    with open_output(fifo, "--output") as sink:
+        sink.write("streamed\n")
+    reader.join(timeout=10)
+    assert received == ["streamed\n"] and stat.S_ISFIFO(fifo.stat().st_mode)
+    with open_output(Path("/dev/null"), "--output") as sink:
+        sink.write("gone")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_a_directory_as_output_is_refused(tmp_path):
+    with pytest.raises(DatasetError, match=r"cannot write it \(Is a directory\); choose another"):
+        with open_output(tmp_path, "--output"):
+            pass
+
+
+def test_stdout_is_told_apart_from_a_file(tmp_path):
+    assert is_stdout(None) and is_stdout(Path("-"))
+    assert not is_stdout(tmp_path / "memory.jsonl")
