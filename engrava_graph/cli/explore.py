@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_commands
-from engrava_graph.cli.common import error_exit, request_clock, require_extra
+from engrava_graph.cli.common import error_exit, port_refused, request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import SpreadDepth, default_embedding_provider, run
 from engrava_graph.cli.options import Neo4jOptions, Port, with_options
@@ -171,7 +171,11 @@ def explain(
 
 def browser_guide(port: Port = DEFAULT_PORT) -> None:
     """Serve the Neo4j Browser style (GraSS) and guide on 127.0.0.1 until Ctrl-C."""
-    server = asset_server(port=port)
+    host = "127.0.0.1"
+    try:
+        server = asset_server(host, port)
+    except OSError as error:  # the port is taken: the call must choose another (exit 2)
+        raise port_refused(f"http://{host}:{port}", error.strerror or str(error)) from None
     commands = browser_commands(server.server_address[1])
     console.print("In Neo4j Browser (`engrava-graph neo4j status` prints its URL), run:")
     console.print(f"  {commands['style']}", highlight=False)

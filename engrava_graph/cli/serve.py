@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from engrava_graph.cli.common import error_exit
+from engrava_graph.cli.common import error_exit, port_refused
 from engrava_graph.cli.options import ServerOptions
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
@@ -84,10 +84,7 @@ def check_port(host: str, port: int) -> None:
     """
     problem = _port_problem(host, port)
     if problem is not None:
-        raise error_exit(
-            f"cannot listen on {url(host, port)}: {problem}; stop the process that "
-            f"holds the port or choose another with --port"
-        )
+        raise port_refused(url(host, port), problem)
 
 
 FULL_COLLECTION_EVERY = 1_000

@@ -8,6 +8,7 @@ import asyncio
 import io
 import json
 import os
+import socket
 import stat
 import sys
 import threading
@@ -400,6 +401,19 @@ def test_browser_guide_refuses_a_port_out_of_range(capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert exited.value.code == 2 and len(err.splitlines()) == 1, err
     assert err.startswith("error: Invalid value for '--port'") and "65535" in err, err
+
+
+def test_browser_guide_refuses_a_busy_port_like_serve(capsys: pytest.CaptureFixture[str]) -> None:
+    """A port another process holds is serve's one line naming the address and ``--port``, exit
+    code 2 (it was ``[Errno 98] Address already in use`` with exit code 1)."""
+    with socket.create_server(("127.0.0.1", 0)) as held:
+        port = held.getsockname()[1]
+        with pytest.raises(SystemExit) as exited:
+            app(["browser-guide", "--port", str(port)])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"error: cannot listen on http://127.0.0.1:{port}: "), err
+    assert "choose another with --port" in err and "Errno" not in err, err
 
 
 def test_a_failed_output_leaves_an_existing_file_as_it_was(tmp_path):
