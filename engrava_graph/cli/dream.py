@@ -26,6 +26,7 @@ from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.dreaming.config import DreamingConfig
 from engrava_graph.dreaming.consolidate import DreamResult
 from engrava_graph.graph.connection import ConnectionInfo
+from engrava_graph.model.bounds import INT64_MAX
 from engrava_graph.model.errors import (
     NamespaceNotFoundError,
     ValidationFailedError,
@@ -147,7 +148,12 @@ async def _dream(
 def dream(
     namespace: str = typer.Option(..., "--namespace", "-n", help="The namespace to consolidate."),
     cycle: int = typer.Option(
-        ..., "--cycle", "-c", min=0, help="The current cognitive cycle (age gates are in cycles)."
+        ...,
+        "--cycle",
+        "-c",
+        min=0,
+        max=INT64_MAX,  # the library's bounds, refused by Click in the option's name
+        help="The current cognitive cycle (age gates are in cycles).",
     ),
     threshold: float = typer.Option(
         0.7, min=0.0, max=1.0, help="Cosine similarity two thoughts need to be linked."
