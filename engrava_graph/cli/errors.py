@@ -11,8 +11,9 @@ and an exit code, never a traceback:
   with other content: REST's 409s), a namespace, thought or edge named by the call that does
   not exist (REST's 404s), an input file that does not exist or cannot be opened;
 - :data:`EXIT_FAILURE` (1): anything else: Neo4j unreachable, a Neo4j statement that failed, a
-  file that fails while it is read, and any unexpected exception (named by its type;
-  ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the traceback through for a bug report).
+  file that fails while it is read or written (a full disk), and any unexpected exception
+  (named by its type; ``ENGRAVA_GRAPH_TRACEBACK=1`` lets the traceback through for a bug
+  report).
 
 :class:`GuardedTyper` applies it around the whole Typer app, so commands need no try/except of
 their own; Click's own usage errors (unknown option, value out of range) are one line too, with

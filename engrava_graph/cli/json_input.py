@@ -16,13 +16,16 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
 
 from pydantic import ValidationError
 
 from engrava_graph.cli.errors import invalid
 from engrava_graph.conversations import Message, validate_messages
 from engrava_graph.model.errors import DatasetError, ValidationFailedError
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 CONVERSATION_FIELDS = ("conversation_id", "messages")
 
@@ -141,6 +144,46 @@ def open_input(path: Path) -> Utf8Input:
         raise DatasetError(f"{path}: cannot read it ({error.strerror or error})") from None
 
 
+class OutputWriteError(OSError):
+    """Writing an output file failed once it was open (a full disk, an I/O error): the message
+    names the file, ``/dev/full: cannot write it (No space left on device)``. Not a usage
+    error: the call was right, the disk or device failed it, so the error boundary gives it
+    exit code 1 as any ``OSError`` (its ``errno`` is the failed write's)."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        super().__init__(f"{path}: cannot write it ({error.strerror or error})")
+        self.errno = error.errno
+        self.path = path
+
+
+class _OutputFile(io.FileIO):
+    """The file under an output's text stream: a failed write (``ENOSPC``, ``EIO``), whether
+    from the command's ``write`` or from the buffer's flush at close, is an
+    :class:`OutputWriteError` naming ``shown`` (the file the user gave, not a temporary one)."""
+
+    def __init__(self, path: Path, mode: str, shown: Path) -> None:
+        super().__init__(path, mode)
+        self._shown = shown
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        """Write ``data`` as :class:`io.FileIO` does, a failure named by the output.
+
+        Raises:
+            OutputWriteError: the system refused the write.
+        """
+        try:
+            return super().write(data)
+        except OSError as error:
+            raise OutputWriteError(self._shown, error) from None
+
+
+def _text_output(path: Path, mode: str, shown: Path) -> IO[str]:
+    """``path`` opened (``"w"`` or ``"x"``) as UTF-8 text as ``open()`` would, its write
+    failures named by ``shown`` (:class:`_OutputFile`)."""
+    raw = _OutputFile(path, mode, shown)
+    return io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", line_buffering=raw.isatty())
+
+
 @contextmanager
 def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
     """``path`` opened for writing as UTF-8 text (closed on exit); stdout (left open) for None
@@ -157,15 +200,17 @@ def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
         option: the option that named it (``--html``), for the message.
 
     Raises:
-        DatasetError: the file cannot be written (a missing directory, a directory, no
-            permission, a parent that is a file), naming it (a usage error: exit code 2).
+        DatasetError: the file cannot be opened for writing (a missing directory, a directory,
+            no permission, a parent that is a file), naming it (a usage error: exit code 2).
+        OutputWriteError: writing it failed (a full disk, an I/O error), naming it (exit
+            code 1).
     """
     if path is None or str(path) == "-":
         yield sys.stdout
         return
     try:
         target = _replaced(path)
-        sink = path.open("w", encoding="utf-8") if target is None else _temporary_beside(target)
+        sink = _text_output(path, "w", path) if target is None else _temporary_beside(target, path)
     except OSError as error:
         raise DatasetError(
             f"{path}: cannot write it ({_unwritable(path, error)}); choose another {option}"
@@ -178,7 +223,10 @@ def open_output(path: Path | None, option: str) -> Iterator[IO[str]]:
         with sink:
             yield sink
             sink.flush()
-            os.fsync(sink.fileno())
+            try:
+                os.fsync(sink.fileno())
+            except OSError as error:  # the data did not reach the disk (EIO)
+                raise OutputWriteError(path, error) from None
         os.replace(sink.name, target)
     except BaseException:
         with suppress(OSError):
@@ -227,11 +275,12 @@ def _replaced(path: Path) -> Path | None:
     return target
 
 
-def _temporary_beside(target: Path) -> IO[str]:
+def _temporary_beside(target: Path, shown: Path) -> IO[str]:
     """A new hidden file in ``target``'s directory (its ``name`` the path), open for UTF-8
-    text, with ``target``'s permissions if it exists (else the umask's, as a new file gets)."""
+    text, with ``target``'s permissions if it exists (else the umask's, as a new file gets);
+    its write failures name ``shown``, the output the user gave."""
     name = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
-    sink = name.open("x", encoding="utf-8")
+    sink = _text_output(name, "x", shown)
     with suppress(FileNotFoundError):
         os.chmod(sink.fileno(), stat.S_IMODE(target.stat().st_mode))
     return sink

@@ -122,6 +122,8 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
         "migrate-no-route": _cli("migrate", **no_route),
         "explain-html": _cli("explain", "hello", "-n", ns, "--html", unwritable, **neo4j_env),
         "export-output": _cli("export", "-n", ns, "-o", unwritable, **neo4j_env),
+        "explain-full": _cli("explain", "hello", "-n", ns, "--html", "/dev/full", **neo4j_env),
+        "export-full": _cli("export", "-n", ns, "-o", "/dev/full", **neo4j_env),
     }
     results = dict(zip(cases, await asyncio.gather(*cases.values()), strict=True))
 
@@ -141,6 +143,9 @@ async def test_no_command_shows_a_traceback(make_store, neo4j_env, tmp_path):
     assert results["migrate-no-route"][2].strip().count("\n") == 0, results["migrate-no-route"]
     _assert_one_line(results["explain-html"], 2, unwritable, "--html")
     _assert_one_line(results["export-output"], 2, unwritable, "--output")
+    full = "/dev/full: cannot write it (No space left on device)"  # not a usage error: 1
+    _assert_one_line(results["explain-full"], 1, full)
+    _assert_one_line(results["export-full"], 1, full)
     code, out, err = results["migrate-dimensions"]
     assert code == 2 and "--dimensions" in err and "Traceback" not in out + err, err
 

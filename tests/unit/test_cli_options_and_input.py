@@ -5,6 +5,7 @@ and where) and ``list``'s output on a narrow terminal and in a pipe."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import io
 import json
 import os
@@ -359,6 +360,40 @@ def test_an_output_under_a_file_names_the_file(tmp_path):
     with pytest.raises(DatasetError, match=r"a-file is a file, not a directory.*--output"):
         with open_output(a_file / "sub" / "out.json", "--output"):
             pass
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("size", [10, 1_000_000], ids=["flushed-at-close", "written-at-once"])
+def test_a_full_device_names_the_output(size: int) -> None:
+    """A write the device refuses (ENOSPC), whether it fails in the command's ``write`` or in
+    the flush at close, names the file: exit code 1, one line (it was ``[Errno 28] No space
+    left on device``, naming neither the file nor the option)."""
+    with pytest.raises(OSError) as raised, open_output(Path("/dev/full"), "--html") as sink:
+        sink.write("x" * size)
+    assert describe(raised.value) == (
+        EXIT_FAILURE,
+        "/dev/full: cannot write it (No space left on device)",
+    )
+
+
+def test_a_failed_sync_names_the_output_and_leaves_the_file(tmp_path, monkeypatch):
+    """An I/O error when the output is synced to disk names the file the user gave (not the
+    temporary one beside it), which is left as it was."""
+    target = tmp_path / "memory.jsonl"
+    target.write_text("the previous export\n")
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(OSError) as raised, open_output(target, "--output") as sink:
+        sink.write("a new export\n")
+    assert describe(raised.value) == (
+        EXIT_FAILURE,
+        f"{target}: cannot write it ({os.strerror(errno.EIO)})",
+    )
+    assert target.read_text() == "the previous export\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["memory.jsonl"]
 
 
 def test_an_output_in_an_existing_directory_is_written(tmp_path):
