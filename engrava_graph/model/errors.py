@@ -71,11 +71,18 @@ class ValidationFailedError(EngravaGraphError, ValueError):
 
     @classmethod
     def from_pydantic(
-        cls, error: ValidationError, *, loc: tuple[str | int, ...] = ()
+        cls,
+        error: ValidationError,
+        *,
+        loc: tuple[str | int, ...] = (),
+        renamed: Mapping[str, str] | None = None,
     ) -> ValidationFailedError:
         """pydantic's ``error`` as one line, ``field.path: message`` per failure joined by
         ``"; "`` (no URL, no input echo, no ``"Value error, "``), with pydantic's ``errors``
         kept and each ``loc`` prefixed by ``loc`` (``("messages", 3)``).
+
+        ``renamed`` names a model field by the caller's argument it was made from
+        (``{"content": "text"}``); failures that become the same after renaming are given once.
 
         Examples:
             >>> from pydantic import BaseModel
@@ -87,9 +94,15 @@ class ValidationFailedError(EngravaGraphError, ValueError):
             ...     print(ValidationFailedError.from_pydantic(e, loc=("items", 0)))
             items.0.n: Input should be a valid integer, unable to parse string as an integer
         """
-        errors: list[dict[str, Any]] = [
-            {**e, "loc": (*loc, *e["loc"])} for e in error.errors(include_url=False)
-        ]
+        names = renamed or {}
+        errors: list[dict[str, Any]] = []
+        for e in error.errors(include_url=False):
+            where = tuple(e["loc"])
+            if where and isinstance(where[0], str) and where[0] in names:
+                where = (names[where[0]], *where[1:])
+            entry = {**e, "loc": (*loc, *where)}
+            if not any(seen["loc"] == entry["loc"] and seen["msg"] == e["msg"] for seen in errors):
+                errors.append(entry)
         message = "; ".join(
             f"{'.'.join(str(part) for part in e['loc'])}: {validation_message(e)}"
             if e["loc"]

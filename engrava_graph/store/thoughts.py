@@ -51,11 +51,15 @@ Q = {
 _UPDATE_RETRIES = 3
 
 
-def _validated(model: type[BaseModel], data: dict[str, Any]) -> Any:
+def _validated(
+    model: type[BaseModel], data: dict[str, Any], renamed: dict[str, str] | None = None
+) -> Any:
+    """``data`` as a ``model``; a refusal as :class:`ValidationFailedError`, its fields named
+    as in ``renamed`` (:meth:`ValidationFailedError.from_pydantic`)."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ValidationFailedError.from_pydantic(exc) from exc
+        raise ValidationFailedError.from_pydantic(exc, renamed=renamed) from exc
 
 
 class ThoughtsMixin(StoreBase):
@@ -235,10 +239,15 @@ class ThoughtsMixin(StoreBase):
 
         Raises:
             ValidationFailedError: blank text (only whitespace and invisible characters:
-                :func:`~engrava_graph.model.bounds.blank`) or bad metadata.
+                :func:`~engrava_graph.model.bounds.blank`), text the record refuses (too long,
+                a NUL), named ``text`` (not the essence and content made of it), or bad
+                metadata.
         """
         if not isinstance(text, str) or blank(text):
-            raise ValidationFailedError(f"text must not be empty: {VISIBLE_RULE}")
+            empty = f"text must not be empty: {VISIBLE_RULE}"
+            raise ValidationFailedError(
+                f"text: {empty}", errors=[{"loc": ("text",), "msg": empty, "type": "value_error"}]
+            )
         record = _validated(
             ThoughtRecord,
             {
@@ -248,6 +257,7 @@ class ThoughtsMixin(StoreBase):
                 "source": source,
                 "metadata": metadata or {},
             },
+            renamed={"essence": "text", "content": "text"},
         )
         return await self.create_thought(record, deduplicate=deduplicate)
 

@@ -89,8 +89,14 @@ async def test_a_text_that_shows_nothing_is_refused_as_an_empty_one(store, blank
                 )
             with pytest.raises(ValidationFailedError, match=field):
                 await store.update_thought(kept.thought_id, **{field: text})
-    with pytest.raises(ValidationFailedError, match="visible character"):
-        await store.remember(blank)
+    for text, rule in (
+        (blank, "visible character"),
+        ("a\x00b", "NUL"),
+        ("y" * 1_000_001, "at most"),
+    ):
+        with pytest.raises(ValidationFailedError, match=f"^text: .*{rule}") as refused:
+            await store.remember(text)  # named by remember's argument, not essence or content
+        assert [e["loc"] for e in refused.value.errors] == [("text",)], refused.value.errors
     for message in ({"speaker": "Ann", "content": blank}, {"speaker": blank, "content": "hi"}):
         with pytest.raises(ValidationFailedError, match="visible character"):
             await store.add_messages("conv-1", [message])
