@@ -209,13 +209,19 @@ def _json_line(number: int, line: str) -> dict[str, Any]:
     """Line ``number`` parsed: a JSON object.
 
     Raises:
-        DatasetError: not valid JSON (its column), nested too deeply, or not an object.
+        DatasetError: not valid JSON (its column in the line, and whether the line looks cut
+            short: it ends inside a string or before its value is closed), nested too deeply,
+            or not an object.
     """
+    text = line.rstrip("\r\n")
     try:
-        row = json.loads(line)
+        row = json.loads(text)
     except json.JSONDecodeError as error:
+        # The line holds no newline now, so error.pos is the column (0-based) in the line.
+        cut = error.msg.startswith("Unterminated string") or error.pos >= len(text.rstrip())
+        hint = "; the line looks cut short" if cut else ""
         raise DatasetError(
-            f"line {number}, column {error.colno}: not valid JSON ({error.msg})"
+            f"line {number}, column {error.pos + 1}: not valid JSON ({error.msg}){hint}"
         ) from None
     except RecursionError:
         raise DatasetError(f"line {number}: {TOO_DEEP}") from None

@@ -104,6 +104,30 @@ def test_a_header_that_is_not_an_object_is_refused() -> None:
     assert str(caught.value) == "line 1: expected a JSON object (an export line), found array"
 
 
+@pytest.mark.parametrize(
+    "line, needle",
+    [
+        (
+            '{"kind": "thought", "thought": {\n',
+            "line 2, column 33: not valid JSON (Expecting property name enclosed in double "
+            "quotes); the line looks cut short",
+        ),
+        (
+            '{"kind": "thought", "thought": {"essence": "The dep\r\n',
+            "line 2, column 44: not valid JSON (Unterminated string starting at); the line "
+            "looks cut short",
+        ),
+        ('{"kind": tru, "thought": {}}\n', "line 2, column 10: not valid JSON (Expecting value)"),
+    ],
+)
+def test_a_json_error_names_its_column_in_the_line(line: str, needle: str) -> None:
+    """The column is the error's in the line (its newline aside), also at the line's end; a
+    line ending inside a string or an open value is said to look cut short."""
+    with pytest.raises(DatasetError) as caught:
+        read_export(iter([json.dumps(HEADER) + "\n", line]))
+    assert str(caught.value) == needle
+
+
 def test_nan_is_not_a_number_an_embedding_may_hold() -> None:
     """Python's json writes and reads ``NaN`` (not JSON): refused as a vector Neo4j rejects."""
     with pytest.raises(DatasetError, match="line 2: invalid embedding: an embedding must"):
