@@ -50,7 +50,7 @@ from engrava_graph.model.errors import (
     DuplicateEdgeError,
     NamespaceNotFoundError,
 )
-from engrava_graph.model.namespace import DEFAULT_NAMESPACE
+from engrava_graph.model.namespace import DEFAULT_NAMESPACE, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
 _LIST_NAMESPACES = cypher("namespaces/list")
@@ -390,10 +390,13 @@ def import_namespace(
     counts (a file cut short is refused). Should a write fail all the same, what the others
     wrote is removed again, so a failed import leaves the namespace as it was."""
 
+    if namespace is not None:  # an empty one is refused as export refuses it, not ignored
+        validate_namespace(namespace)
+
     async def work() -> dict[str, Any]:
         read = read_export_file(path)
         check_edges(read)
-        target = namespace or read.namespace
+        target = read.namespace if namespace is None else namespace
         async with open_store(neo4j.connection(), target, must_exist=False) as store:
             await load_export(store, read)
         return {"namespace": target, "thoughts": len(read.thoughts), "edges": len(read.edges)}

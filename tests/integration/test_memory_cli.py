@@ -409,6 +409,17 @@ def test_a_malformed_line_is_refused_before_anything_is_written(
     assert "3 numbers where the store's vectors have 384" in refused, refused
 
 
+def test_an_empty_namespace_is_refused_not_read_as_the_exported_one(
+    cli: Any, exported: Path
+) -> None:
+    """``import FILE -n ''`` is refused as ``export -n ''`` is; the header's namespace is not
+    imported into instead."""
+    for command in (["import", str(exported)], ["export"]):
+        refused = cli.fails(*command, "-n", "", code=2)
+        assert "namespace '' is invalid" in refused, refused
+    assert _gone(cli)
+
+
 def test_a_file_cut_short_is_refused_and_a_v1_file_still_imports(
     cli: Any, exported: Path, tmp_path: Path
 ) -> None:
