@@ -177,10 +177,14 @@ def _check_counts(read: NamespaceExport, end: tuple[int, dict[str, Any]] | None,
 
 
 def _object(row: dict[str, Any], field: str) -> dict[str, Any]:
-    """``row[field]``, which must be a JSON object (ValueError, KeyError otherwise)."""
+    """``row[field]``, which must be a JSON object holding its id (``thought_id``,
+    ``edge_id``: an export always writes it, and a record without one would get a new random
+    id); ValueError, KeyError otherwise."""
     value = row[field]
     if not isinstance(value, dict):
         raise ValueError(f"invalid {field}: expected a JSON object, found {json_kind(value)}")
+    if f"{field}_id" not in value:
+        raise KeyError(f"{field}_id")
     return value
 
 

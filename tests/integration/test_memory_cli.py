@@ -394,12 +394,14 @@ def test_spread_depth_and_explain_json(cli: Any) -> None:
 def test_a_malformed_line_is_refused_before_anything_is_written(
     cli: Any, exported: Path, tmp_path: Path
 ) -> None:
-    """A string embedding, a JSON array for a line and a vector of other dimensions are one
-    line naming the line number and the field; nothing is written."""
+    """A string embedding, a JSON array for a line, a vector of other dimensions and a thought
+    without its id are one line naming the line number and the field; nothing is written."""
     header, first, *rest = _rows(exported)
+    nameless = {k: v for k, v in first["thought"].items() if k != "thought_id"}
     cases = {
         "string": ([header, {**first, "embedding": "abc"}, *rest], "line 2: invalid embedding:"),
         "array": ([header, first, [1, 2], *rest], "line 3: expected a JSON object"),
+        "no id": ([header, {**first, "thought": nameless}, *rest], "line 2: missing field "),
         "short": ([header, {**first, "embedding": [0.5] * 3}, *rest], "line 2: invalid embedding"),
     }
     for name, (rows, needle) in cases.items():

@@ -199,7 +199,7 @@ HEADER_V1 = '{"kind": "namespace", "format": "engrava-graph/namespace-v1", "name
         (
             [
                 HEADER_V1,
-                '{"kind": "edge", "edge": {"from_thought_id": "a"}}',
+                '{"kind": "edge", "edge": {"edge_id": "e", "from_thought_id": "a"}}',
             ],
             "line 2: invalid to_thought_id: Field required",
         ),

@@ -104,6 +104,25 @@ def test_a_header_that_is_not_an_object_is_refused() -> None:
     assert str(caught.value) == "line 1: expected a JSON object (an export line), found array"
 
 
+EDGE = {
+    "kind": "edge",
+    "edge": {"edge_id": "e-1", "from_thought_id": "t-1", "to_thought_id": "t-1"},
+}
+
+
+@pytest.mark.parametrize("kind, field", [("thought", "thought_id"), ("edge", "edge_id")])
+def test_a_record_without_its_id_is_refused(kind: str, field: str) -> None:
+    """An export always writes the ids; a record without one is refused (it would get a new
+    random id), naming its line."""
+    rows = {"thought": THOUGHT, "edge": EDGE}
+    line = {**rows[kind], kind: {k: v for k, v in rows[kind][kind].items() if k != field}}
+    body = [line if row is rows[kind] else row for row in (THOUGHT, EDGE)]
+    with pytest.raises(DatasetError) as caught:
+        _read(HEADER, *body, {**END, "edges": 1})
+    number = 2 if kind == "thought" else 3
+    assert str(caught.value) == f"line {number}: missing field {field!r}"
+
+
 @pytest.mark.parametrize(
     "line, needle",
     [
