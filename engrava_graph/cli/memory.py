@@ -33,7 +33,6 @@ from engrava_graph.cli.json_input import (
     read_conversation,
 )
 from engrava_graph.cli.namespace_file import (
-    check_edges,
     load_export,
     read_export_file,
     write_export,
@@ -385,8 +384,9 @@ def import_namespace(
 ) -> None:
     """Load an export into a namespace that holds no thoughts yet.
 
-    The whole file is checked before anything is written: the header, every line, the edges
-    (both ends among its thoughts, no edge id or (from, to, type) twice) and the end line's
+    The whole file is checked before anything is written: the header, every line, repeats
+    (no thought id, edge id or (from, to, type) twice), the edges' ends (among its thoughts;
+    each error names its line) and the end line's
     counts (a file cut short is refused). Should a write fail all the same, what the others
     wrote is removed again, so a failed import leaves the namespace as it was."""
 
@@ -395,7 +395,6 @@ def import_namespace(
 
     async def work() -> dict[str, Any]:
         read = read_export_file(path)
-        check_edges(read)
         target = read.namespace if namespace is None else namespace
         async with open_store(neo4j.connection(), target, must_exist=False) as store:
             await load_export(store, read)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Hashable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,7 +28,6 @@ from engrava_graph.embeddings.base import NORM_RULE, norm_problem
 from engrava_graph.model.errors import DatasetError, MigrationError, ValidationFailedError
 from engrava_graph.model.namespace import validate_annotations, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
-from engrava_graph.store.edges import check_edge_batch
 
 EXPORT_FORMAT = "engrava-graph/namespace-v2"
 FORMAT_V1 = "engrava-graph/namespace-v1"
@@ -64,6 +63,25 @@ class NamespaceExport:
     embeddings: list[list[float] | None]
     edges: list[EdgeRecord]
     thought_lines: list[int]
+
+
+def _once(seen: dict[Hashable, int], key: Hashable, number: int, what: str) -> None:
+    """Note that line ``number`` holds ``key``; ValueError (``<what> also on line M``) when
+    an earlier line ``M`` holds it too."""
+    if key in seen:
+        raise ValueError(f"{what} also on line {seen[key]}")
+    seen[key] = number
+
+
+def _check_ends(edges: list[EdgeRecord], edge_lines: list[int], known: set[str]) -> None:
+    """Refuse the first edge (in file order) that starts or ends at a thought no thought line
+    holds (DatasetError naming its line)."""
+    for number, edge in zip(edge_lines, edges, strict=True):
+        for side, end in (("starts", edge.from_thought_id), ("ends", edge.to_thought_id)):
+            if end not in known:
+                raise DatasetError(
+                    f"line {number}: edge {side} at thought {end!r}, which no thought line holds"
+                )
 
 
 async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]:
@@ -244,7 +262,9 @@ def read_export(lines: Iterable[str]) -> NamespaceExport:
         DatasetError: not an export of these formats, or a line that is not valid JSON, not an
             object, or lacks a field, has an unknown one or an invalid value: one line naming
             the line number and the field. A v2 file without its end line, with a line after
-            it, or with other counts than its end line's.
+            it, or with other counts than its end line's. A thought id, an edge id or an
+            edge's (from, to, type) that an earlier line holds too; an edge that starts or ends
+            at a thought no thought line holds.
     """
     header: dict[str, Any] | None = None
     end: tuple[int, dict[str, Any]] | None = None
@@ -252,6 +272,8 @@ def read_export(lines: Iterable[str]) -> NamespaceExport:
     embeddings: list[list[float] | None] = []
     thought_lines: list[int] = []
     edges: list[EdgeRecord] = []
+    edge_lines: list[int] = []
+    seen: dict[str, dict[Hashable, int]] = {"thought": {}, "edge": {}, "triple": {}}
     last = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -268,11 +290,24 @@ def read_export(lines: Iterable[str]) -> NamespaceExport:
             if kind == "end":
                 end = (number, _end(row))
             elif kind == "thought":
-                thoughts.append(ThoughtRecord.model_validate(_object(row, "thought")))
+                thought = ThoughtRecord.model_validate(_object(row, "thought"))
+                _once(
+                    seen["thought"],
+                    thought.thought_id,
+                    number,
+                    f"thought id {thought.thought_id!r}",
+                )
+                thoughts.append(thought)
                 embeddings.append(_embedding(row.get("embedding")))
                 thought_lines.append(number)
             else:
-                edges.append(EdgeRecord.model_validate(_object(row, "edge")))
+                edge = EdgeRecord.model_validate(_object(row, "edge"))
+                _once(seen["edge"], edge.edge_id, number, f"edge id {edge.edge_id!r}")
+                triple = (edge.from_thought_id, edge.to_thought_id, edge.edge_type.value)
+                link = f"{triple[0]!r} -[{triple[2]}]-> {triple[1]!r}"
+                _once(seen["triple"], triple, number, f"the edge {link}")
+                edges.append(edge)
+                edge_lines.append(number)
         except (ValueError, KeyError) as error:
             raise DatasetError(f"line {number}: {problem(error)}") from None
     if header is None:
@@ -282,6 +317,7 @@ def read_export(lines: Iterable[str]) -> NamespaceExport:
     )
     if header["format"] != FORMAT_V1:
         _check_counts(read, end, last)
+    _check_ends(edges, edge_lines, {t.thought_id for t in thoughts})
     return read
 
 
@@ -296,26 +332,6 @@ def read_export_file(path: Path) -> NamespaceExport:
             return read_export(iter(stream))
     except NotUtf8Error as error:
         raise DatasetError(f"{path}: {problem(error)}") from None
-
-
-def check_edges(export: NamespaceExport) -> None:
-    """Check the edges against the file: both ends among its thoughts, no edge id or (from, to,
-    type) twice.
-
-    Raises:
-        ValidationFailedError: an edge names a thought the file does not hold.
-        DuplicateEdgeError: an edge id or a (from, to, type) repeats.
-    """
-    known = {t.thought_id for t in export.thoughts}
-    ends = {i for e in export.edges for i in (e.from_thought_id, e.to_thought_id)}
-    missing = sorted(ends - known)
-    if missing:
-        shown = ", ".join(map(repr, missing[:3])) + (", …" if len(missing) > 3 else "")
-        raise ValidationFailedError(
-            f"edges name {counted(len(missing), 'thought')} the file does not hold ({shown}); "
-            f"nothing was written"
-        )
-    check_edge_batch(export.edges)
 
 
 async def _undo_import(
@@ -355,7 +371,7 @@ def _check_dimensions(export: NamespaceExport, dimensions: int) -> None:
 
 
 async def load_export(store: Neo4jEngravaCore, export: NamespaceExport) -> None:
-    """Load ``export`` (checked by :func:`check_edges`) into ``store``'s namespace, which must
+    """Load ``export`` (checked whole by :func:`read_export`) into ``store``'s namespace, which must
     hold no thoughts: the thoughts in one transaction, then the edges in one, then the
     annotations; should any step fail (or be interrupted), what the earlier ones wrote is
     removed again, so the namespace is as it was.

@@ -114,11 +114,11 @@ def test_export_delete_import_round_trip(
     # An edge to a thought the file lacks: refused before anything is written.
     kept = [r for r in rows if r["kind"] != "thought" or r["thought"]["thought_id"] != ids["pr"]]
     broken = _write(tmp_path / "broken.jsonl", _recounted(kept))
-    assert "does not hold" in cli.fails("import", broken, code=2)
+    assert "which no thought line holds" in cli.fails("import", broken, code=2)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     # An edge line twice (its id repeats): refused before the thoughts are written too.
     repeated = _write(tmp_path / "repeated.jsonl", _recounted([*rows[:-1], rows[-2], rows[-1]]))
-    assert "nothing was written" in cli.fails("import", repeated, code=2)
+    assert "line 7: edge id" in cli.fails("import", repeated, code=2)
     assert "does not exist" in cli.fails("list", "-n", cli.namespace, code=2)
     assert _json(cli("import", str(dump), "--json", namespaced=False)) == {
         "namespace": cli.namespace,
@@ -409,6 +409,42 @@ def test_a_malformed_line_is_refused_before_anything_is_written(
         assert needle in refused, refused
         assert _gone(cli), name
     assert "3 numbers where the store's vectors have 384" in refused, refused
+
+
+def test_repeats_and_dangling_edges_are_refused_naming_their_lines(
+    cli: Any, exported: Path, tmp_path: Path
+) -> None:
+    """A thought line twice, an edge id twice, the same (from, to, type) under another id and
+    an edge to a thought no line holds are refused by the reader, naming the lines, not blamed
+    on the database (the namespace is new); nothing is written."""
+    header, first, second, edge, end = _rows(exported)
+    thought_id, link = first["thought"]["thought_id"], edge["edge"]
+    edge_id = link["edge_id"]
+    renamed = {**edge, "edge": {**edge["edge"], "edge_id": "another"}}
+    dangling = {**edge, "edge": {**edge["edge"], "to_thought_id": "ghost"}}
+    cases = {
+        "thought": (
+            [header, first, second, first, edge, end],
+            f"line 4: thought id {thought_id!r} also on line 2",
+        ),
+        "edge id": (
+            [header, first, second, edge, edge, end],
+            f"line 5: edge id {edge_id!r} also on line 4",
+        ),
+        "triple": (
+            [header, first, second, edge, renamed, end],
+            f"line 5: the edge {link['from_thought_id']!r} -[CAUSED_BY]-> "
+            f"{link['to_thought_id']!r} also on line 4",
+        ),
+        "dangling": (
+            [header, first, second, dangling, end],
+            "line 4: edge ends at thought 'ghost', which no thought line holds",
+        ),
+    }
+    for name, (rows, needle) in cases.items():
+        refused = cli.fails("import", _write(tmp_path / f"{name}.jsonl", _recounted(rows)), code=2)
+        assert needle in refused, refused
+        assert _gone(cli), name
 
 
 def test_an_empty_namespace_is_refused_not_read_as_the_exported_one(

@@ -123,6 +123,46 @@ def test_a_record_without_its_id_is_refused(kind: str, field: str) -> None:
     assert str(caught.value) == f"line {number}: missing field {field!r}"
 
 
+SECOND = {**THOUGHT, "thought": {**THOUGHT["thought"], "thought_id": "t-2"}}
+
+
+def _edge(edge_id: str, source: str = "t-1", target: str = "t-2", **fields: Any) -> Any:
+    ends = {"from_thought_id": source, "to_thought_id": target}
+    edge = {"edge_id": edge_id, **ends, "edge_type": "ASSOCIATED", **fields}
+    return {"kind": "edge", "edge": edge}
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ([THOUGHT, THOUGHT], "line 3: thought id 't-1' also on line 2"),
+        (
+            [THOUGHT, SECOND, _edge("e"), _edge("e", "t-2", "t-1")],
+            "line 5: edge id 'e' also on line 4",
+        ),
+        (
+            [THOUGHT, SECOND, _edge("e"), _edge("f")],
+            "line 5: the edge 't-1' -[ASSOCIATED]-> 't-2' also on line 4",
+        ),
+        ([THOUGHT, _edge("e", "t-1", "y")], "line 3: edge ends at thought 'y', which no thought"),
+        ([_edge("e", "x"), THOUGHT, SECOND], "line 2: edge starts at thought 'x', which no"),
+    ],
+)
+def test_repeats_and_dangling_edges_name_their_lines(body: list[Any], message: str) -> None:
+    """A thought id, an edge id or an edge's (from, to, type) twice, and an edge to a thought no
+    line holds, are refused by the reader naming the lines (nothing reaches the database)."""
+    kinds = [row["kind"] for row in body]
+    end = {**END, "thoughts": kinds.count("thought"), "edges": kinds.count("edge")}
+    with pytest.raises(DatasetError) as caught:
+        _read(HEADER, *body, end)
+    assert str(caught.value).startswith(message), caught.value
+    other_type = _edge("f", edge_type="CAUSED_BY")
+    both = _read(
+        HEADER, THOUGHT, SECOND, _edge("e"), other_type, {**END, "thoughts": 2, "edges": 2}
+    )
+    assert [e.edge_id for e in both.edges] == ["e", "f"]
+
+
 @pytest.mark.parametrize(
     "line, needle",
     [
