@@ -24,7 +24,7 @@ from engrava_graph.cli.errors import describe
 from engrava_graph.cli.json_input import TOO_DEEP, NotUtf8Error, json_kind, open_input, problem
 from engrava_graph.cli.text import counted
 from engrava_graph.core import Neo4jEngravaCore
-from engrava_graph.embeddings.base import NORM_RULE, norm_problem
+from engrava_graph.embeddings.base import NORM_PROBLEM, norm_problem
 from engrava_graph.model.errors import DatasetError, MigrationError, ValidationFailedError
 from engrava_graph.model.namespace import validate_annotations, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
@@ -34,6 +34,11 @@ FORMAT_V1 = "engrava-graph/namespace-v1"
 """The first format, still read: no end line, so its counts cannot be checked."""
 _KINDS = {EXPORT_FORMAT: ("thought", "edge", "end"), FORMAT_V1: ("thought", "edge")}
 """The kinds of line after the header, per format."""
+_NO_VECTOR = (
+    "normalise the vector, e.g. to length 1, or set it to null: import never embeds text, so "
+    "the thought is then stored without a vector and vector search does not find it"
+)
+"""What to do about an embedding Neo4j would reject, on import."""
 _PAGE = 1000
 _ALL_EDGES = 100_000_000
 _FIELDS = {
@@ -223,7 +228,7 @@ def _embedding(value: object) -> list[float] | None:
     except OverflowError:  # an integer too large for a float
         vector = [math.inf]
     if norm_problem(vector) is not None:
-        raise ValueError(f"invalid embedding: {NORM_RULE}")
+        raise ValueError(f"invalid embedding: {NORM_PROBLEM} ({_NO_VECTOR})")
     return vector
 
 

@@ -43,13 +43,18 @@ class EmbeddingProvider(Protocol):
         ...
 
 
-NORM_RULE: Final = (
+NORM_PROBLEM: Final = (
     "an embedding must have a non-zero, finite length (L2 norm) as float32, because Neo4j "
     "stores vectors as float32 and its cosine similarity rejects any other; an all-zero vector, "
     "or values so tiny or huge that their float32 squares underflow to 0 or overflow to inf, "
-    "have none (normalise the vector, e.g. to length 1, or leave it out to embed the text)"
+    "have none"
 )
-"""Why :func:`norm_problem` rejects a vector, and what to do instead."""
+"""Why :func:`norm_problem` rejects a vector (what to do instead depends on the caller)."""
+NORM_RULE: Final = (
+    f"{NORM_PROBLEM} (normalise the vector, e.g. to length 1, or leave it out to embed the text)"
+)
+"""Why :func:`norm_problem` rejects a vector, and what to do instead where a thought stored
+without one is embedded from its text."""
 
 
 def norm_problem(vectors: ArrayLike) -> int | None:

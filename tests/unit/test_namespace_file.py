@@ -187,6 +187,16 @@ def test_a_json_error_names_its_column_in_the_line(line: str, needle: str) -> No
     assert str(caught.value) == needle
 
 
+def test_an_unusable_embedding_is_not_advised_to_be_left_out_for_embedding() -> None:
+    """Import never embeds text: a vector Neo4j would reject is refused with advice that holds
+    on import (null stores the thought without a vector), not "leave it out to embed"."""
+    with pytest.raises(DatasetError) as caught:
+        _read(HEADER, {**THOUGHT, "embedding": [0.0, 0.0]})
+    message = str(caught.value)
+    assert "embed the text" not in message, message
+    assert "set it to null: import never embeds text" in message, message
+
+
 def test_nan_is_not_a_number_an_embedding_may_hold() -> None:
     """Python's json writes and reads ``NaN`` (not JSON): refused as a vector Neo4j rejects."""
     with pytest.raises(DatasetError, match="line 2: invalid embedding: an embedding must"):
