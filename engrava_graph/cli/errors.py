@@ -138,6 +138,9 @@ class GuardedTyper(typer.Typer):
         # stderr beside our line; a handler that does nothing keeps them for whoever configures
         # logging (the service does) and off the console otherwise.
         logging.getLogger("neo4j").addHandler(_QUIET)
+        # Likewise the store's warning per hand-edited thought a listing leaves out: `list`
+        # and `export` name those thoughts in their own one line.
+        logging.getLogger("engrava_graph.store.listing").addHandler(_QUIET)
         try:
             result = typer.main.get_command(self).main(*args, **kwargs)
         except typer.Abort:

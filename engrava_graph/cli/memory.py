@@ -33,6 +33,7 @@ from engrava_graph.cli.json_input import (
     read_conversation,
 )
 from engrava_graph.cli.namespace_file import (
+    invalid_thoughts,
     load_export,
     read_export_file,
     write_export,
@@ -47,10 +48,13 @@ from engrava_graph.integrations.prompt import format_for_prompt
 from engrava_graph.model.enums import EdgeDirection, EdgeType, ThoughtType
 from engrava_graph.model.errors import (
     DuplicateEdgeError,
+    InvalidStoredRecordError,
     NamespaceNotFoundError,
+    ValidationFailedError,
 )
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
+from engrava_graph.store.listing import ThoughtListing
 
 _LIST_NAMESPACES = cypher("namespaces/list")
 
@@ -277,6 +281,21 @@ def echo_table(rows: Sequence[tuple[str, ...]]) -> None:
         typer.echo(line)
 
 
+def invalid_note(invalid: Sequence[InvalidStoredRecordError]) -> str:
+    """One line naming thoughts that, as stored in Neo4j, are not valid (edited by hand):
+    their count, up to three ids with their first problem, and how to repair them."""
+    named = ", ".join(f"{e.record_id!r} ({'; '.join(e.problems[:1])})" for e in invalid[:3])
+    more = f" and {len(invalid) - 3} more" if len(invalid) > 3 else ""
+    target = invalid[0].record_id if len(invalid) == 1 else "{id}"
+    return " ".join(
+        shown(
+            f"{counted(len(invalid), 'thought')} not valid as stored in Neo4j: {named}{more}; "
+            f"repair each with PATCH /v1/thoughts/{target} (valid values for those fields), or "
+            f"fix or delete it in Neo4j"
+        ).split()
+    )
+
+
 def list_thoughts(
     namespace: Namespace = DEFAULT_NAMESPACE,
     thought_type: Annotated[
@@ -289,13 +308,17 @@ def list_thoughts(
 ) -> None:
     """List a memory's newest thoughts, newest first (by creation time; expired ones are
     left out): aligned columns on a terminal (one line per thought, the essence cut to fit),
-    tab-separated lines with a header row in a pipe."""
+    tab-separated lines with a header row in a pipe. A thought edited by hand in Neo4j into an
+    invalid one is left out, named in one warning line on stderr."""
 
-    async def work() -> list[ThoughtRecord]:
+    async def work() -> ThoughtListing:
         async with open_store(neo4j.connection(), namespace) as store:
-            return await store.recent_thoughts(limit, thought_type=thought_type)
+            return await store.recent_page(limit, thought_type=thought_type)
 
-    thoughts = run(work())
+    listing = run(work())
+    thoughts = listing.thoughts
+    if listing.invalid:
+        typer.echo(f"warning: left out {invalid_note(listing.invalid)}", err=True)
     if as_json:
         _print_json([_dump(t) for t in thoughts])
     else:
@@ -353,10 +376,19 @@ def export(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """Write a namespace as JSON lines (thoughts with their vectors, edges, then the counts)."""
+    """Write a namespace as JSON lines (thoughts with their vectors, edges, then the counts).
+
+    Refused before anything is written (exit code 2) when a thought was edited by hand in
+    Neo4j into an invalid one: an export without it would lose it."""
 
     async def work() -> dict[str, int]:
         async with open_store(neo4j.connection(), namespace) as store:
+            invalid = await invalid_thoughts(store)
+            if invalid:
+                raise ValidationFailedError(
+                    f"namespace {namespace!r} holds {invalid_note(invalid)}, then export "
+                    f"again; nothing was exported (an export leaving them out would lose them)"
+                )
             with open_output(output, "--output") as sink:
                 return await write_export(store, sink)
 

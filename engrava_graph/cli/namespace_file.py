@@ -25,7 +25,12 @@ from engrava_graph.cli.json_input import TOO_DEEP, NotUtf8Error, json_kind, open
 from engrava_graph.cli.text import counted
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.embeddings.base import NORM_PROBLEM, norm_problem
-from engrava_graph.model.errors import DatasetError, MigrationError, ValidationFailedError
+from engrava_graph.model.errors import (
+    DatasetError,
+    InvalidStoredRecordError,
+    MigrationError,
+    ValidationFailedError,
+)
 from engrava_graph.model.namespace import validate_annotations, validate_namespace
 from engrava_graph.model.records import EdgeRecord, ThoughtRecord
 
@@ -119,6 +124,20 @@ async def export_lines(store: Neo4jEngravaCore) -> AsyncIterator[dict[str, Any]]
     for edge in edges:
         yield {"kind": "edge", "edge": edge.model_dump(mode="json")}
     yield {"kind": "end", "thoughts": thoughts, "edges": len(edges)}
+
+
+async def invalid_thoughts(store: Neo4jEngravaCore) -> list[InvalidStoredRecordError]:
+    """The thoughts of ``store``'s namespace (expired ones too, as :func:`export_lines` reads
+    them) that, as stored in Neo4j, are not valid records (edited by hand): an export would
+    fail on them part way, so ``export`` looks for them before it writes anything."""
+    invalid: list[InvalidStoredRecordError] = []
+    after: str | None = None
+    while True:
+        page = await store.list_page(after_id=after, limit=_PAGE, include_expired=True)
+        invalid.extend(page.invalid)
+        if page.next_cursor is None:
+            return invalid
+        after = page.next_cursor
 
 
 async def write_export(store: Neo4jEngravaCore, sink: IO[str]) -> dict[str, int]:

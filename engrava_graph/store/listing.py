@@ -27,19 +27,37 @@ MAX_LIMIT = 10_000
 
 @dataclass(frozen=True)
 class ThoughtListing:
-    """One page of :meth:`ListingMixin.list_page`.
+    """One page of :meth:`ListingMixin.list_page` (or :meth:`ListingMixin.recent_page`).
 
     Attributes:
-        thoughts: the page's thoughts, ordered by ``thought_id``.
+        thoughts: the page's thoughts, ordered by ``thought_id`` (by :meth:`recent_page`:
+            newest first).
         invalid: the page's thoughts that, as stored in Neo4j, are not valid records (edited
             by hand, ``SET t.content = 42``), left out of ``thoughts``: each error names one
             and its invalid fields (repair it with ``update_thought``, or delete it).
-        next_cursor: the ``after_id`` of the next page; None on the last page.
+        next_cursor: the ``after_id`` of the next page; None on the last page (and from
+            :meth:`recent_page`).
     """
 
     thoughts: list[ThoughtRecord]
     invalid: list[InvalidStoredRecordError]
     next_cursor: str | None
+
+
+def _sorted_out(
+    rows: Records,
+) -> tuple[list[ThoughtRecord], list[InvalidStoredRecordError]]:
+    """The thoughts of listing ``rows`` that are valid records, and the errors naming those
+    that, as stored in Neo4j, are not (each also logged as a warning)."""
+    thoughts: list[ThoughtRecord] = []
+    invalid: list[InvalidStoredRecordError] = []
+    for row in rows:
+        try:
+            thoughts.append(thought_from_properties(row["thought"]))
+        except InvalidStoredRecordError as error:
+            log.warning("%s; left out of the listing", error)
+            invalid.append(error)
+    return thoughts, invalid
 
 
 class ListingMixin(StoreBase):
@@ -107,14 +125,7 @@ class ListingMixin(StoreBase):
             raise ValidationFailedError("limit must be 1..10000")
         rows = await self._listed(where, criteria, after_id=after_id, offset=0, limit=limit + 1)
         page = rows[:limit]
-        thoughts: list[ThoughtRecord] = []
-        invalid: list[InvalidStoredRecordError] = []
-        for row in page:
-            try:
-                thoughts.append(thought_from_properties(row["thought"]))
-            except InvalidStoredRecordError as error:
-                log.warning("%s; left out of the listing", error)
-                invalid.append(error)
+        thoughts, invalid = _sorted_out(page)
         last = page[-1]["thought"].get("thought_id") if len(rows) > limit else None
         return ThoughtListing(thoughts, invalid, None if last is None else str(last))
 
@@ -154,17 +165,38 @@ class ListingMixin(StoreBase):
         Raises:
             ValidationFailedError: ``limit`` outside 1..10000.
             ValueError: ``thought_type`` names no :class:`ThoughtType`.
+            InvalidStoredRecordError: one of them was edited by hand in Neo4j into something
+                no write produces (:meth:`recent_page` lists the others and names it).
         """
-        if not 1 <= limit <= 10_000:
+        rows = await self._recent(limit, thought_type)
+        return [thought_from_properties(r["thought"]) for r in rows]
+
+    async def recent_page(
+        self, limit: int = 20, *, thought_type: ThoughtType | str | None = None
+    ) -> ThoughtListing:
+        """:meth:`recent_thoughts` (the CLI's ``list`` reads it) that a thought edited by hand in
+        Neo4j into something no write produces does not fail: as in :meth:`list_page`, it is
+        left out of ``thoughts`` and named in ``invalid``; ``limit`` counts it.
+
+        Raises:
+            ValidationFailedError: ``limit`` outside 1..10000.
+            ValueError: ``thought_type`` names no :class:`ThoughtType`.
+        """
+        thoughts, invalid = _sorted_out(await self._recent(limit, thought_type))
+        return ThoughtListing(thoughts, invalid, None)
+
+    async def _recent(self, limit: int, thought_type: ThoughtType | str | None) -> Records:
+        """The ``thoughts/recent`` rows, their properties as stored (see
+        :meth:`recent_thoughts`)."""
+        if not 1 <= limit <= MAX_LIMIT:
             raise ValidationFailedError("limit must be 1..10000")
-        rows = await self.executor.read(
+        return await self.executor.read(
             Q["thoughts/recent"],
             namespace=self.namespace,
             now=self._clock(),
             thought_type=None if thought_type is None else ThoughtType(thought_type).value,
             limit=limit,
         )
-        return [thought_from_properties(r["thought"]) for r in rows]
 
     async def max_cycle(self) -> int:
         """The namespace's cycle high-water mark: max over thoughts' ``updated_cycle`` and edges'

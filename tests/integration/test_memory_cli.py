@@ -482,8 +482,9 @@ def test_a_file_cut_short_is_refused_and_a_v1_file_still_imports(
 def test_a_failed_export_leaves_an_existing_file_as_it_was(
     cli: Any, tmp_path: Path, connection: ConnectionInfo
 ) -> None:
-    """An export that fails part way (a thought edited by hand into an invalid one) leaves the
-    file it was to replace as it was; written again after the repair, the file is replaced."""
+    """An export refused for a thought edited by hand into an invalid one (exit code 2, the
+    thought named) leaves the file it was to replace as it was; written again after the repair,
+    the file is replaced."""
     stored = _json(cli("remember", "The deploy failed at 3pm", "--json"))["thought_id"]
     dump = tmp_path / "memory.jsonl"
     cli("export", "-o", str(dump))
@@ -498,10 +499,38 @@ def test_a_failed_export_leaves_an_existing_file_as_it_was(
             )
 
     _on_store(connection, cli.namespace, lambda s: in_browser(s, "SET t.priority = 'URGENT'"))
-    refused = cli.fails("export", "-o", str(dump), "-n", cli.namespace, code=1)
+    refused = cli.fails("export", "-o", str(dump), "-n", cli.namespace, code=2)
     assert stored in refused and "priority" in refused, refused
+    assert "nothing was exported" in refused, refused
     assert dump.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["memory.jsonl"]
     _on_store(connection, cli.namespace, lambda s: in_browser(s, "SET t.priority = 'P1'"))
     cli("export", "-o", str(dump))
     assert _rows(dump)[1]["thought"]["priority"] == "P1"
+
+
+def test_a_hand_edited_thought_is_left_out_of_list_and_refuses_export(
+    cli: Any, connection: ConnectionInfo
+) -> None:
+    """One thought edited by hand into an invalid one: ``list`` shows the others and one
+    warning line naming it; ``export`` (to stdout too) writes nothing and names it (exit 2)."""
+    kept = _json(cli("remember", "The billing service could not start", "--json"))["thought_id"]
+    broken = _json(cli("remember", "The deploy failed at 3pm", "--json"))["thought_id"]
+
+    async def in_browser(store: Any) -> None:
+        async with store.executor.driver.session(database=store.executor.database) as session:
+            await session.run(
+                "MATCH (t:Thought {namespace: $ns, thought_id: $id}) SET t.priority = 'URGENT!!'",
+                ns=store.namespace,
+                id=broken,
+            )
+
+    _on_store(connection, cli.namespace, in_browser)
+    assert [t["thought_id"] for t in _json(cli("list", "--json"))] == [kept]
+    warning = cli.fails("list", "-n", cli.namespace, code=0)
+    assert warning.startswith("warning: left out 1 thought not valid") and broken in warning
+    assert "priority" in warning and "PATCH" in warning, warning
+    refused = cli.fails("export", "-n", cli.namespace, code=2)
+    assert broken in refused and "priority" in refused and "nothing was exported" in refused
+    in_process = cli("export", code=1)  # the runner's own code for the exception
+    assert isinstance(in_process.exception, ValueError) and in_process.stdout == ""

@@ -14,6 +14,7 @@ READS = {
     "list_thoughts",
     "list_page",
     "recent_thoughts",
+    "recent_page",
     "count_thoughts",
     "get_embedding",
     "get_embeddings",
