@@ -82,8 +82,10 @@ class MemoryFields:
         """Build from a ``retrieval/_ranking_fields`` list.
 
         A value edited by hand into something no write produces (an unknown priority, a
-        confidence outside [0, 1]) ranks as the default would, with a warning naming the
-        thought, so one such node does not fail every retrieval of its namespace."""
+        confidence outside [0, 1], a count or cycle that is not an integer, a pinned flag that
+        is not a boolean) ranks as the default would, with a warning naming the thought, so one
+        such node does not fail every retrieval of its namespace (``retrieval/_rank`` ranks it
+        with the same defaults)."""
         (thought_id, element_id, thought_type, priority, confidence, pinned, access_count,
          created_s, created_us, updated_s, updated_us, updated_cycle, accessed_s, accessed_us,
          valid_s, valid_us, conversation_id, position) = row  # fmt: skip
@@ -97,6 +99,15 @@ class MemoryFields:
         ):
             fixed.append("confidence")
             confidence = None
+        if pinned is not True and pinned is not False:
+            fixed.append("pinned")
+            pinned = False
+        if type(access_count) is not int or access_count < 0:  # a bool is no count either
+            fixed.append("access_count")
+            access_count = 0
+        if updated_cycle is not None and type(updated_cycle) is not int:
+            fixed.append("updated_cycle")
+            updated_cycle = None
         if fixed:
             _warn_fixed(thought_id, fixed)
         return cls(
@@ -105,11 +116,11 @@ class MemoryFields:
             thought_type=thought_type,
             priority=priority,
             confidence=confidence,
-            pinned=bool(pinned),
-            access_count=int(access_count or 0),
+            pinned=pinned,
+            access_count=access_count,
             created=(created_s, created_us),
             updated=(updated_s, updated_us),
-            updated_cycle=int(updated_cycle or 0),
+            updated_cycle=updated_cycle or 0,
             last_accessed=(accessed_s, accessed_us),
             valid_from_parts=(valid_s, valid_us),
             conversation_id=conversation_id,

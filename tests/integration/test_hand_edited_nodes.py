@@ -267,15 +267,10 @@ async def test_an_embedding_of_another_size_is_ranked_with_defaults(store, embed
     assert found.results == [(reflection.thought_id, 0.0)]
 
 
-async def test_the_retrieve_command_ranks_an_embedding_of_another_size(store, connection):
-    """``engrava-graph retrieve`` over a thought whose embedding was set by hand to 3 floats
-    prints the memories, that one among them, instead of failing with Neo4j's error."""
-    edited, _ = await store.bulk_store(
-        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Lunch is at noon")]
-    )
-    await _in_browser(store, "SET t.embedding = [1.0, 2.0, 3.0]", edited.thought_id)
-    done = subprocess.run(
-        [sys.executable, "-m", "engrava_graph.cli", "retrieve", "deployment window", "--json"]
+def _cli(store, connection, command: str, query: str) -> subprocess.CompletedProcess[str]:
+    """Run ``engrava-graph <command> <query> --json`` on the store's namespace."""
+    return subprocess.run(
+        [sys.executable, "-m", "engrava_graph.cli", command, query, "--json"]
         + ["-n", store.namespace, "--uri", connection.uri, "--user", connection.user]
         + ["--password", connection.password],
         capture_output=True,
@@ -284,5 +279,67 @@ async def test_the_retrieve_command_ranks_an_embedding_of_another_size(store, co
         env={**os.environ, "PYTHONPATH": os.getcwd()},
         check=False,
     )
+
+
+async def test_the_retrieve_command_ranks_an_embedding_of_another_size(store, connection):
+    """``engrava-graph retrieve`` over a thought whose embedding was set by hand to 3 floats
+    prints the memories, that one among them, instead of failing with Neo4j's error."""
+    edited, _ = await store.bulk_store(
+        [thought("The deployment window is Tuesday 2-4pm UTC"), thought("Lunch is at noon")]
+    )
+    await _in_browser(store, "SET t.embedding = [1.0, 2.0, 3.0]", edited.thought_id)
+    done = _cli(store, connection, "retrieve", "deployment window")
     assert done.returncode == 0, done.stderr
     assert edited.thought_id in [r["thought_id"] for r in json.loads(done.stdout)["results"]]
+
+
+RANKING_EDITS = [
+    "SET t.access_count = 'many'",
+    "SET t.updated_cycle = 'x'",
+    "SET t.access_count = -3, t.updated_cycle = 1.5, t.pinned = 'yes'",
+]
+"""Hand edits of what ranking reads, each ranked with the defaults (with a warning)."""
+
+
+async def _hand_edited(store, edit: str):
+    """Two deploy notes and a question about them, the first edited by hand with ``edit``."""
+    edited, other = await store.bulk_store(
+        [
+            thought("The deployment window is Tuesday 2-4pm UTC"),
+            thought("The deploy checklist lives in the wiki"),
+        ]
+    )
+    await _in_browser(store, edit, edited.thought_id)
+    return edited, other
+
+
+@pytest.mark.parametrize("edit", RANKING_EDITS)
+async def test_a_ranking_field_edited_by_hand_is_ranked_with_defaults(store, edit, caplog):
+    """``SET t.access_count = 'many'`` (or a cycle, count or flag of another type) fails no
+    retrieval or explain, on every clock and a causal question: the thought is ranked with the
+    defaults and a warning names it and the field."""
+    edited, _ = await _hand_edited(store, edit)
+    for kwargs in ({}, {"current_cycle": 3}, {"recency_now": NOW}, {"pathway": "energy"}):
+        response = await store.retrieve("deploy schedule", top_k=3, now=NOW, **kwargs)
+        assert edited.thought_id in [r.thought_id for r in response.results], kwargs
+    assert (await store.retrieve("why did the deploy fail?", now=NOW)).results
+    explained = await store.explain("deploy schedule", level="debug", now=NOW)
+    assert edited.thought_id in [r.thought_id for r in explained.results]
+    assert f"thought {edited.thought_id!r} has invalid" in caplog.text
+    assert edit.split()[1][2:] in caplog.text  # the first field the edit set
+
+
+async def test_the_commands_rank_a_thought_edited_by_hand(store, connection):
+    """``engrava-graph retrieve`` and ``explain`` over thoughts edited by hand print the
+    memories, the edited ones among them, and a warning naming each, not an error."""
+    texts = ["The deploy window is Tuesday", "Deploys need two reviews", "Deploy logs go to S3"]
+    edited = await store.bulk_store([thought(text) for text in texts])
+    for t, edit in zip(edited, RANKING_EDITS, strict=True):
+        await _in_browser(store, edit, t.thought_id)
+    for command in ("retrieve", "explain"):
+        done = _cli(store, connection, command, "deploy schedule")
+        assert done.returncode == 0, done.stderr
+        found = [r["thought_id"] for r in json.loads(done.stdout)["results"]]
+        for t in edited:
+            assert t.thought_id in found, command
+            assert f"thought {t.thought_id!r} has invalid" in done.stderr, command

@@ -6,7 +6,7 @@ import pytest
 
 from engrava_graph.retrieval.results import PHASES
 from tests.integration.api.conftest import Api
-from tests.integration.test_hand_edited_nodes import _in_browser
+from tests.integration.test_hand_edited_nodes import RANKING_EDITS, _in_browser
 
 
 @pytest.fixture
@@ -146,13 +146,14 @@ def test_retrieve_on_an_empty_namespace_returns_nothing(api: Api) -> None:
     assert body["results"] == []
 
 
-def test_retrieve_and_explain_rank_an_embedding_of_another_size(
-    api: Api, memories: dict[str, str]
+@pytest.mark.parametrize("edit", ["SET t.embedding = [1.0, 2.0, 3.0]", *RANKING_EDITS])
+def test_retrieve_and_explain_rank_a_thought_edited_by_hand(
+    api: Api, memories: dict[str, str], edit: str
 ) -> None:
-    """A thought whose embedding was set by hand in Neo4j Browser to 3 floats (the index holds
-    384) is ranked with the defaults by /v1/retrieve and /v1/explain, not a 500."""
+    """A thought edited by hand in Neo4j Browser into values no write produces (an embedding of
+    3 floats where the index holds 384, ``access_count = 'many'`` …) is ranked with the
+    defaults by /v1/retrieve and /v1/explain, not a 500."""
     store = api.client.app.state.api.store(api.namespace)  # type: ignore[attr-defined]
-    edit = "SET t.embedding = [1.0, 2.0, 3.0]"
     api.client.portal.call(_in_browser, store, edit, memories["tea"])
     for path in ("/v1/retrieve", "/v1/explain"):
         response = api.post(path, json={"query": "Does Ann drink green tea?"})

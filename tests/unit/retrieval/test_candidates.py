@@ -14,6 +14,7 @@ def row(**values: object) -> list[object]:
     """A ranking-fields row with defaults for what the test does not set."""
     fields = dict.fromkeys(RANKING_FIELDS)
     fields.update(thought_id="a", element_id="4:x:1", thought_type="OBSERVATION", priority="P3")
+    fields.update(pinned=False, access_count=0)  # coalesced by the fragment
     fields.update(values)
     return list(fields.values())
 
@@ -29,6 +30,20 @@ def test_hand_edited_ranking_values_rank_as_the_defaults(caplog: pytest.LogCaptu
         fields = MemoryFields.from_row(row(priority="URGENT", confidence=7, access_count=None))
     assert (fields.priority, fields.confidence, fields.access_count) == ("P3", None, 0)
     assert "'a' has invalid priority, confidence" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{"access_count": "many"}, {"access_count": True}, {"access_count": -3}, {"updated_cycle": "x"},
+     {"updated_cycle": 1.5}, {"pinned": "yes"}],
+)  # fmt: skip
+def test_counts_cycles_and_flags_of_another_type_rank_as_the_defaults(
+    caplog: pytest.LogCaptureFixture, values: dict[str, object]
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        fields = MemoryFields.from_row(row(**values))
+    assert (fields.access_count, fields.updated_cycle, fields.pinned) == (0, 0, False)
+    assert f"'a' has invalid {next(iter(values))}" in caplog.text
 
 
 def test_display_fields_are_added_and_bad_ones_shown_as_defaults(

@@ -11,6 +11,7 @@ def fields(tid: str, *, thought_type: str = "OBSERVATION") -> MemoryFields:
     """The fields of a memory as the ranking read returns them (retrieval/_ranking_fields)."""
     row = dict.fromkeys(RANKING_FIELDS)
     row.update(thought_id=tid, element_id=f"4:x:{tid}", thought_type=thought_type, priority="P3")
+    row.update(pinned=False, access_count=0)
     return MemoryFields.from_row(list(row.values())).with_display([tid, tid, "{}"])
 
 
