@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from engrava_graph.model.enums import Priority
+from engrava_graph.model.enums import Priority, ThoughtType
 from engrava_graph.model.temporal import from_epoch_parts
 from engrava_graph.retrieval.results import CausalLink
 from engrava_graph.retrieval.scoring import PRIORITY_BOOST, CandidateSignals
@@ -46,6 +46,9 @@ RANKING_FIELDS = (
 )
 """The positions of ``cypher/retrieval/_ranking_fields`` (an instant is its epoch seconds and its
 microsecond, ``_s`` and ``_us``)."""
+
+_THOUGHT_TYPES = frozenset(ThoughtType)
+"""The thought types a write stores (each equal to its string)."""
 
 DISPLAY_FIELDS = ("thought_id", "essence", "metadata_json")
 """The positions of ``cypher/retrieval/_display_fields``."""
@@ -81,17 +84,21 @@ class MemoryFields:
     def from_row(cls, row: Sequence[Any]) -> MemoryFields:
         """Build from a ``retrieval/_ranking_fields`` list.
 
-        A value edited by hand into something no write produces (an unknown priority, a
-        confidence outside [0, 1], a count or cycle that is not an integer, a pinned flag that
-        is not a boolean) ranks as the default would, with a warning naming the thought, so one
-        such node does not fail every retrieval of its namespace (``retrieval/_rank`` ranks it
-        with the same defaults)."""
+        A value edited by hand into something no write produces (an unknown thought type, read
+        as an OBSERVATION, or priority, a confidence outside [0, 1], a count or cycle that is
+        not an integer, a pinned flag that is not a boolean) ranks as the default would, with a
+        warning naming the thought, so one such node does not fail every retrieval of its
+        namespace (``retrieval/_rank`` ranks it with the same defaults)."""
         (thought_id, element_id, thought_type, priority, confidence, pinned, access_count,
          created_s, created_us, updated_s, updated_us, updated_cycle, accessed_s, accessed_us,
          valid_s, valid_us, conversation_id, position) = row  # fmt: skip
         fixed: list[str] = []
+        if not isinstance(thought_type, str) or thought_type not in _THOUGHT_TYPES:
+            fixed.append("thought_type")
+            thought_type = ThoughtType.OBSERVATION.value
         priority = priority or Priority.P3.value
-        if priority not in PRIORITY_BOOST:  # the priorities importance_score accepts
+        # the priorities importance_score accepts (a list set by hand is no key)
+        if not isinstance(priority, str) or priority not in PRIORITY_BOOST:
             fixed.append("priority")
             priority = Priority.P3.value
         if confidence is not None and not (

@@ -297,6 +297,8 @@ RANKING_EDITS = [
     "SET t.access_count = 'many'",
     "SET t.updated_cycle = 'x'",
     "SET t.access_count = -3, t.updated_cycle = 1.5, t.pinned = 'yes'",
+    "SET t.thought_type = 5",
+    "SET t.thought_type = 'IDEA', t.priority = ['P1']",
 ]
 """Hand edits of what ranking reads, each ranked with the defaults (with a warning)."""
 
@@ -315,9 +317,9 @@ async def _hand_edited(store, edit: str):
 
 @pytest.mark.parametrize("edit", RANKING_EDITS)
 async def test_a_ranking_field_edited_by_hand_is_ranked_with_defaults(store, edit, caplog):
-    """``SET t.access_count = 'many'`` (or a cycle, count or flag of another type) fails no
-    retrieval or explain, on every clock and a causal question: the thought is ranked with the
-    defaults and a warning names it and the field."""
+    """``SET t.access_count = 'many'`` (or a cycle, count, flag, thought type or priority of
+    another type) fails no retrieval or explain, on every clock and a causal question: the
+    thought is ranked with the defaults and a warning names it and the field."""
     edited, _ = await _hand_edited(store, edit)
     for kwargs in ({}, {"current_cycle": 3}, {"recency_now": NOW}, {"pathway": "energy"}):
         response = await store.retrieve("deploy schedule", top_k=3, now=NOW, **kwargs)
@@ -332,7 +334,13 @@ async def test_a_ranking_field_edited_by_hand_is_ranked_with_defaults(store, edi
 async def test_the_commands_rank_a_thought_edited_by_hand(store, connection):
     """``engrava-graph retrieve`` and ``explain`` over thoughts edited by hand print the
     memories, the edited ones among them, and a warning naming each, not an error."""
-    texts = ["The deploy window is Tuesday", "Deploys need two reviews", "Deploy logs go to S3"]
+    texts = [
+        "The deploy window is Tuesday",
+        "Deploys need two reviews",
+        "Deploy logs go to S3",
+        "Deploy rollbacks take ten minutes",
+        "Deploy freezes start in December",
+    ]
     edited = await store.bulk_store([thought(text) for text in texts])
     for t, edit in zip(edited, RANKING_EDITS, strict=True):
         await _in_browser(store, edit, t.thought_id)

@@ -46,6 +46,17 @@ def test_counts_cycles_and_flags_of_another_type_rank_as_the_defaults(
     assert f"'a' has invalid {next(iter(values))}" in caplog.text
 
 
+@pytest.mark.parametrize("values", [{"thought_type": 5}, {"thought_type": "IDEA"},
+                                    {"thought_type": None}, {"priority": ["P1"]}])  # fmt: skip
+def test_a_thought_type_or_priority_of_another_type_ranks_as_the_default(
+    caplog: pytest.LogCaptureFixture, values: dict[str, object]
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        fields = MemoryFields.from_row(row(**values))
+    assert (fields.thought_type, fields.priority) == ("OBSERVATION", "P3")
+    assert f"'a' has invalid {next(iter(values))}" in caplog.text
+
+
 def test_display_fields_are_added_and_bad_ones_shown_as_defaults(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
