@@ -45,13 +45,16 @@ CALL (s, activated_nodes) {
          reduce(w = 1.0, r IN rs | w * coalesce(r.weight, 1.0) * coalesce(r.decay_multiplier, 1.0))
            AS weight, 3 AS hops
   UNION ALL
-  WITH s WHERE s.conversation_id IS NOT NULL AND s.position IS NOT NULL
+  // A position that is not an INTEGER (a string or float set by hand) is none: no window, and
+  // in no other message's window.
+  WITH s, CASE WHEN s.position IS :: INTEGER THEN s.position END AS at
+  WHERE s.conversation_id IS NOT NULL AND at IS NOT NULL
   MATCH (t:Thought {namespace: $namespace, conversation_id: s.conversation_id})
   USING INDEX SEEK t:Thought(namespace, conversation_id, position)
-  WHERE t.position >= s.position - $window AND t.position <= s.position + $window
-    AND t.position <> s.position
+  WHERE t.position >= at - $window AND t.position <= at + $window
+    AND t.position <> at AND t.position IS :: INTEGER
   RETURN t, 'CONVERSATION' AS via,
-         $neighbour_weight * $neighbour_decay ^ (abs(t.position - s.position) - 1) AS weight,
+         $neighbour_weight * $neighbour_decay ^ (abs(t.position - at) - 1) AS weight,
          1 AS hops
   UNION ALL
   MATCH (s)-[:MENTIONS]->(e:Entity)

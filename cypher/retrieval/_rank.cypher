@@ -55,7 +55,11 @@ WITH m, conversation,
           ELSE reduce(s = 0.0, x IN members[0..$session_top] | s + x.direct) / $session_top
      END AS session
 ORDER BY conversation, m.f.position
-WITH collect(m {.*, conversation: conversation, position: m.f.position, session: session}) AS pool
+// A position only in a conversation: one that is not an INTEGER (set by hand) is none, and is
+// then never subtracted from another's.
+WITH collect(m {.*, conversation: conversation,
+                position: CASE WHEN conversation IS NOT NULL THEN m.f.position END,
+                session: session}) AS pool
 WITH pool, reduce(b = 0.0, c IN pool | CASE WHEN c.activated AND c.direct > b THEN c.direct
                                             ELSE b END) AS best
 UNWIND range(0, size(pool) - 1) AS i

@@ -85,10 +85,11 @@ class MemoryFields:
         """Build from a ``retrieval/_ranking_fields`` list.
 
         A value edited by hand into something no write produces (an unknown thought type, read
-        as an OBSERVATION, or priority, a confidence outside [0, 1], a count or cycle that is
-        not an integer, a pinned flag that is not a boolean) ranks as the default would, with a
-        warning naming the thought, so one such node does not fail every retrieval of its
-        namespace (``retrieval/_rank`` ranks it with the same defaults)."""
+        as an OBSERVATION, or priority, a confidence outside [0, 1], a count, cycle or position
+        that is not an integer, a pinned flag that is not a boolean) ranks as the default would
+        (a position as none), with a warning naming the thought, so one such node does not fail
+        every retrieval of its namespace (``retrieval/_rank`` ranks it with the same
+        defaults)."""
         (thought_id, element_id, thought_type, priority, confidence, pinned, access_count,
          created_s, created_us, updated_s, updated_us, updated_cycle, accessed_s, accessed_us,
          valid_s, valid_us, conversation_id, position) = row  # fmt: skip
@@ -115,6 +116,9 @@ class MemoryFields:
         if updated_cycle is not None and type(updated_cycle) is not int:
             fixed.append("updated_cycle")
             updated_cycle = None
+        if position is not None and type(position) is not int:
+            fixed.append("position")
+            position = None
         if fixed:
             _warn_fixed(thought_id, fixed)
         return cls(

@@ -331,6 +331,35 @@ async def test_a_ranking_field_edited_by_hand_is_ranked_with_defaults(store, edi
     assert edit.split()[1][2:] in caplog.text  # the first field the edit set
 
 
+STANDUP = [
+    {"speaker": "Ann", "content": "When is the deploy window this week?"},
+    {"speaker": "Bob", "content": "The deploy window is Tuesday 2-4pm UTC"},
+    {"speaker": "Ann", "content": "And who approves the deploy?"},
+    {"speaker": "Bob", "content": "Cleo approves every deploy"},
+]
+"""A conversation about deploys (its messages have positions 0-3)."""
+
+
+@pytest.mark.parametrize("position", ["'abc'", "1.5", "true"])
+async def test_a_position_edited_by_hand_is_no_position(store, connection, position):
+    """``SET t.position = 'abc'`` on a message fails no retrieval, explain or command: the
+    message is ranked as one without a position (no conversation neighbours), with a warning,
+    and the other messages keep theirs."""
+    messages = [m.thought for m in await store.add_messages("standup", STANDUP)]
+    edited = messages[1]
+    await _in_browser(store, f"SET t.position = {position}", edited.thought_id)
+    for query in ("when is the deploy window?", "why did the deploy fail?"):
+        response = await store.retrieve(query, now=NOW)
+        assert edited.thought_id in [r.thought_id for r in response.results], query
+    explained = await store.explain("who approves the deploy?", level="debug", now=NOW)
+    traces = {c.thought_id: c for c in explained.candidates or []}
+    assert not any(v.startswith("CONVERSATION") for v in traces[edited.thought_id].via)
+    assert f"CONVERSATION from {messages[2].thought_id}" in traces[messages[3].thought_id].via
+    done = _cli(store, connection, "retrieve", "when is the deploy window?")
+    assert done.returncode == 0, done.stderr
+    assert f"thought {edited.thought_id!r} has invalid position" in done.stderr
+
+
 async def test_the_commands_rank_a_thought_edited_by_hand(store, connection):
     """``engrava-graph retrieve`` and ``explain`` over thoughts edited by hand print the
     memories, the edited ones among them, and a warning naming each, not an error."""

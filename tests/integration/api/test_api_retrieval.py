@@ -6,7 +6,7 @@ import pytest
 
 from engrava_graph.retrieval.results import PHASES
 from tests.integration.api.conftest import Api
-from tests.integration.test_hand_edited_nodes import RANKING_EDITS, _in_browser
+from tests.integration.test_hand_edited_nodes import RANKING_EDITS, STANDUP, _in_browser
 
 
 @pytest.fixture
@@ -161,3 +161,17 @@ def test_retrieve_and_explain_rank_a_thought_edited_by_hand(
         assert memories["tea"] in [r["thought_id"] for r in response.json()["results"]], path
     page = api.post("/v1/explain", params={"format": "html"}, json={"query": "green tea"})
     assert page.status_code == 200, page.text
+
+
+def test_retrieve_and_explain_rank_a_message_whose_position_was_edited_by_hand(api: Api) -> None:
+    """A message whose position was set by hand to a string is ranked as one without a position
+    by /v1/retrieve and /v1/explain, not a 500."""
+    stored = api.post("/v1/conversations/standup/messages", json={"messages": STANDUP})
+    assert stored.status_code == 201, stored.text
+    edited = stored.json()["messages"][1]["thought_id"]
+    store = api.client.app.state.api.store(api.namespace)  # type: ignore[attr-defined]
+    api.client.portal.call(_in_browser, store, "SET t.position = 'abc'", edited)
+    for path in ("/v1/retrieve", "/v1/explain"):
+        response = api.post(path, json={"query": "When is the deploy window?"})
+        assert response.status_code == 200, (path, response.text)
+        assert edited in [r["thought_id"] for r in response.json()["results"]], path

@@ -35,14 +35,15 @@ def test_hand_edited_ranking_values_rank_as_the_defaults(caplog: pytest.LogCaptu
 @pytest.mark.parametrize(
     "values",
     [{"access_count": "many"}, {"access_count": True}, {"access_count": -3}, {"updated_cycle": "x"},
-     {"updated_cycle": 1.5}, {"pinned": "yes"}],
+     {"updated_cycle": 1.5}, {"pinned": "yes"}, {"position": "abc"}, {"position": 1.5}],
 )  # fmt: skip
-def test_counts_cycles_and_flags_of_another_type_rank_as_the_defaults(
+def test_counts_cycles_positions_and_flags_of_another_type_rank_as_the_defaults(
     caplog: pytest.LogCaptureFixture, values: dict[str, object]
 ) -> None:
     with caplog.at_level(logging.WARNING):
         fields = MemoryFields.from_row(row(**values))
     assert (fields.access_count, fields.updated_cycle, fields.pinned) == (0, 0, False)
+    assert fields.position is None
     assert f"'a' has invalid {next(iter(values))}" in caplog.text
 
 
