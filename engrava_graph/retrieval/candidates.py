@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -60,7 +60,8 @@ class MemoryFields:
 
     Instants are kept as read (epoch seconds and microsecond) and turned into datetimes only
     when asked (:attr:`created_at` …). ``essence`` and ``metadata`` are None until
-    :meth:`with_display`.
+    :meth:`with_display`. ``fixed`` names the fields read as their defaults (edited by hand
+    into values no write produces): :func:`warn_hand_edited` warns of them once per run.
     """
 
     thought_id: str
@@ -79,6 +80,7 @@ class MemoryFields:
     position: int | None
     essence: str | None = None
     metadata: dict[str, Any] | None = None
+    fixed: tuple[str, ...] = ()
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> MemoryFields:
@@ -87,9 +89,8 @@ class MemoryFields:
         A value edited by hand into something no write produces (an unknown thought type, read
         as an OBSERVATION, or priority, a confidence outside [0, 1], a count, cycle or position
         that is not an integer, a pinned flag that is not a boolean) ranks as the default would
-        (a position as none), with a warning naming the thought, so one such node does not fail
-        every retrieval of its namespace (``retrieval/_rank`` ranks it with the same
-        defaults)."""
+        (a position as none) and is named in ``fixed``, so one such node does not fail every
+        retrieval of its namespace (``retrieval/_rank`` ranks it with the same defaults)."""
         (thought_id, element_id, thought_type, priority, confidence, pinned, access_count,
          created_s, created_us, updated_s, updated_us, updated_cycle, accessed_s, accessed_us,
          valid_s, valid_us, conversation_id, position) = row  # fmt: skip
@@ -119,8 +120,6 @@ class MemoryFields:
         if position is not None and type(position) is not int:
             fixed.append("position")
             position = None
-        if fixed:
-            _warn_fixed(thought_id, fixed)
         return cls(
             thought_id=thought_id,
             element_id=element_id,
@@ -136,12 +135,13 @@ class MemoryFields:
             valid_from_parts=(valid_s, valid_us),
             conversation_id=conversation_id,
             position=position,
+            fixed=tuple(fixed),
         )
 
     def with_display(self, row: Sequence[Any]) -> MemoryFields:
         """These fields with the text and metadata of a ``retrieval/_display_fields`` list (a
         text that is not a string, or metadata that is not a JSON object, shown as the default
-        would be, with a warning)."""
+        would be and added to ``fixed``)."""
         _, essence, metadata_json = row
         fixed: list[str] = []
         if not isinstance(essence, str):
@@ -153,10 +153,11 @@ class MemoryFields:
         except (TypeError, ValueError):
             fixed.append("metadata_json")
             metadata = {}
-        if fixed:
-            _warn_fixed(self.thought_id, fixed)
         return replace(
-            self, essence=essence, metadata=metadata if isinstance(metadata, dict) else {}
+            self,
+            essence=essence,
+            metadata=metadata if isinstance(metadata, dict) else {},
+            fixed=self.fixed + tuple(fixed),
         )
 
     @property
@@ -180,12 +181,17 @@ class MemoryFields:
         return from_epoch_parts(self.valid_from_parts)
 
 
-def _warn_fixed(thought_id: str, fixed: list[str]) -> None:
-    log.warning(
-        "thought %r has invalid %s in Neo4j (edited by hand?); ranked with defaults",
-        thought_id,
-        ", ".join(fixed),
-    )
+def warn_hand_edited(candidates: Iterable[Candidate]) -> None:
+    """Warn once of each of ``candidates`` (the memories of one run, each once) read with
+    defaults for fields edited by hand (:attr:`MemoryFields.fixed`): a run may read a memory's
+    fields more than once (a causal question ranks its pool again)."""
+    for c in candidates:
+        if c.fields is not None and c.fields.fixed:
+            log.warning(
+                "thought %r has invalid %s in Neo4j (edited by hand?); ranked with defaults",
+                c.thought_id,
+                ", ".join(c.fields.fixed),
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from typing import Any
 from engrava_graph.model.bounds import blank
 from engrava_graph.model.cycles import resolve_cycle
 from engrava_graph.retrieval import phases
-from engrava_graph.retrieval.candidates import Candidate
+from engrava_graph.retrieval.candidates import Candidate, warn_hand_edited
 from engrava_graph.retrieval.config import RetrievalConfig
 from engrava_graph.retrieval.deps import CycleDeps
 from engrava_graph.retrieval.encode import encode_query
@@ -273,6 +273,7 @@ class RetrievalCycle:
                 else:
                     run.skipped["cause"] = "nothing activated"
         run.candidates = ranking.pool
+        warn_hand_edited(run.candidates.values())
         with run.phase("filter"):
             distinct = [
                 *phases.cap_reflections(
