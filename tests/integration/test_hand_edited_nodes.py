@@ -335,6 +335,18 @@ async def test_a_ranking_field_edited_by_hand_is_ranked_with_defaults(store, edi
     assert caplog.text.count(warning) == 1
 
 
+@pytest.mark.parametrize("cycle", ["'x'", "1.5", "[1]"])
+async def test_hybrid_search_ranks_a_cycle_edited_by_hand_as_cycle_0(store, cycle):
+    """``search_hybrid`` and ``recall`` on the cycle axis rank a thought whose updated_cycle was
+    set by hand to something that is not an integer as one updated at cycle 0, not a
+    ValueError."""
+    edited, _ = await _hand_edited(store, f"SET t.updated_cycle = {cycle}")
+    hits = await store.search_hybrid("deploy schedule", current_cycle=3)
+    assert edited.thought_id in [tid for tid, _ in hits.results]
+    recalled = await store.recall("deploy schedule", current_cycle=3)
+    assert edited.thought_id in [tid for tid, _ in recalled.results]
+
+
 STANDUP = [
     {"speaker": "Ann", "content": "When is the deploy window this week?"},
     {"speaker": "Bob", "content": "The deploy window is Tuesday 2-4pm UTC"},
