@@ -29,18 +29,23 @@ def error_exit(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     return typer.Exit(code)
 
 
-def port_refused(url: str, problem: str) -> typer.Exit:
-    """The one-line exit (code 2) for a server that cannot listen on ``url``
-    (``http://127.0.0.1:7480``) because of ``problem`` (``"Address already in use"``): the call
-    must choose another ``--port`` (or the process holding it must stop).
+def url(host: str, port: int) -> str:
+    """``http://host:port``, an IPv6 address in brackets."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def port_refused(host: str, port: int, problem: str) -> typer.Exit:
+    """The one-line exit (code 2) for a server that cannot listen on ``host``:``port`` because
+    of ``problem`` (``"Address already in use"``): the call must choose another ``--port`` (or
+    the process holding it must stop).
 
     Args:
-        url: where the command meant to listen.
+        host, port: where the command meant to listen.
         problem: the socket error's text (``OSError.strerror``).
     """
     return error_exit(
-        f"cannot listen on {url}: {problem}; stop the process that holds the port or choose "
-        f"another with --port"
+        f"cannot listen on {url(host, port)}: {problem}; stop the process that holds the port "
+        f"or choose another with --port"
     )
 
 

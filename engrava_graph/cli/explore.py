@@ -175,7 +175,7 @@ def browser_guide(port: Port = DEFAULT_PORT) -> None:
     try:
         server = asset_server(host, port)
     except OSError as error:  # the port is taken: the call must choose another (exit 2)
-        raise port_refused(f"http://{host}:{port}", error.strerror or str(error)) from None
+        raise port_refused(host, port, error.strerror or str(error)) from None
     commands = browser_commands(server.server_address[1])
     console.print("In Neo4j Browser (`engrava-graph neo4j status` prints its URL), run:")
     console.print(f"  {commands['style']}", highlight=False)

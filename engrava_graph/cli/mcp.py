@@ -15,9 +15,9 @@ from typing import Annotated
 
 import typer
 
-from engrava_graph.cli.common import error_exit
+from engrava_graph.cli.common import error_exit, url
 from engrava_graph.cli.options import McpServerOptions
-from engrava_graph.cli.serve import check_neo4j, check_port, url
+from engrava_graph.cli.serve import check_neo4j, check_port
 from engrava_graph.model.namespace import DEFAULT_NAMESPACE
 
 

@@ -20,18 +20,13 @@ from typing import Any
 
 import typer
 
-from engrava_graph.cli.common import error_exit, port_refused
+from engrava_graph.cli.common import error_exit, port_refused, url
 from engrava_graph.cli.options import ServerOptions
 from engrava_graph.graph.executor import GraphExecutor
 from engrava_graph.graph.registry import cypher
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
 _PING = cypher("hygiene/ping")
-
-
-def url(host: str, port: int) -> str:
-    """``http://host:port``, an IPv6 address in brackets."""
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def check_neo4j(settings: Any) -> None:
@@ -84,7 +79,7 @@ def check_port(host: str, port: int) -> None:
     """
     problem = _port_problem(host, port)
     if problem is not None:
-        raise port_refused(url(host, port), problem)
+        raise port_refused(host, port, problem)
 
 
 FULL_COLLECTION_EVERY = 1_000
