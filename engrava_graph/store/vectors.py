@@ -103,7 +103,7 @@ class VectorsMixin(StoreBase):
         records = list((await self.get_thoughts(thought_ids)).values())
         if not records:
             return []
-        vectors = await embed_off_loop(self.embedding_provider, [_embed_input(t) for t in records])
+        vectors = await self.embed_queries([_embed_input(t) for t in records])
         rows = [
             {
                 "thought_id": t.thought_id,
