@@ -26,8 +26,7 @@ from engrava_graph.store.modes import writes
 def check_edge_batch(edges: Sequence[object]) -> list[EdgeRecord]:
     """The checks of a batch of edges that need no database (those of
     :meth:`EdgesMixin.bulk_create_edges` on its input): every element an :class:`EdgeRecord`,
-    no edge id and no (from, to, type) triple twice. A caller that writes other things first
-    (an import writes the thoughts, then the edges) runs it before it writes anything.
+    no edge id and no (from, to, type) triple twice.
 
     Returns:
         ``edges`` as a list, unchanged.
