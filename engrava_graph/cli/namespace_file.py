@@ -193,7 +193,7 @@ def _end(row: dict[str, Any]) -> dict[str, Any]:
     """The end line, its counts checked (ValueError, KeyError otherwise)."""
     for field in ("thoughts", "edges"):
         value = row[field]
-        if json_kind(value) != "number" or not isinstance(value, int) or value < 0:
+        if type(value) is not int or value < 0:  # a JSON integer: no bool, no float
             raise ValueError(f"invalid {field}: expected a count (0 or more), found {value!r}")
     return row
 
