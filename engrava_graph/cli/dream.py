@@ -99,9 +99,10 @@ def options_config(settings: dict[str, Any]) -> DreamingConfig:
     :func:`dream` fills them).
 
     Raises:
-        ValidationFailedError: a value the config refuses, named by the option the user typed
-            (``invalid --neighbours: Input should be less than or equal to 1000``, ``--max-size
-            (4) must be >= --min-size (9)``), not by its config field.
+        ValidationFailedError: a value the config refuses, named by the option the user typed,
+            not by its config field: in ``errors`` (``loc`` ``("--neighbours",)``, shown as
+            ``invalid --neighbours: Input should be less than or equal to 1000``), or in the
+            message of a check between options (``--max-size (4) must be >= --min-size (9)``).
     """
     try:
         return DreamingConfig.model_validate(settings)
@@ -111,8 +112,9 @@ def options_config(settings: dict[str, Any]) -> DreamingConfig:
         named = [FLAGS[str(part)] for part in first["loc"] if str(part) in FLAGS]
         if not named:  # a check between options: its message names them
             raise ValidationFailedError(message) from None
+        # the CLI's error line renders the entry: "invalid --neighbours: ..."
         raise ValidationFailedError(
-            f"invalid {named[0]}: {message}", errors=[{"loc": (named[0],), "msg": message}]
+            message, errors=[{"loc": (named[0],), "msg": message}]
         ) from None
 
 
