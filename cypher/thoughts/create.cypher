@@ -1,7 +1,8 @@
 // Create thoughts (one or many) with their type label, embedding, and MENTIONS/TAGGED links.
 // A (namespace, thought_id) collision fails the whole statement (constraint thought_key).
 // params: $namespace, $ns_token,
-//         $rows (LIST OF MAP {label, props, embedding: LIST<FLOAT> or null, entities, tags})
+//         $rows (LIST OF MAP {label, props (its tags are linked), embedding: LIST<FLOAT> or null,
+//         entities})
 // returns: thought_id
 UNWIND $rows AS row
 CREATE (t:Thought:$(row.label))
@@ -11,14 +12,5 @@ CALL (t, row) {
   WITH t, row WHERE row.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(t, 'embedding', row.embedding)
 }
-CALL (t, row) {
-  UNWIND row.entities AS name
-  MERGE (e:Entity {namespace: $namespace, name: name})
-  MERGE (t)-[:MENTIONS]->(e)
-}
-CALL (t, row) {
-  UNWIND row.tags AS name
-  MERGE (g:Tag {namespace: $namespace, name: name})
-  MERGE (t)-[:TAGGED]->(g)
-}
+{{> thoughts/_link}}
 RETURN t.thought_id AS thought_id

@@ -78,7 +78,6 @@ class ThoughtsMixin(StoreBase):
             "props": props,
             "embedding": vector_param(vector),
             "entities": self._extract_entities(text),
-            "tags": thought.tags,
         }
 
     def _stamp(
