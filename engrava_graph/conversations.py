@@ -32,9 +32,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
 from pydantic import (
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -44,7 +45,7 @@ from pydantic import (
 )
 
 from engrava_graph.graph.registry import cypher
-from engrava_graph.model.bounds import BoundedModel, SourceText, text_problem, visible_text
+from engrava_graph.model.bounds import BoundedModel, text_problem, visible_text
 from engrava_graph.model.errors import (
     MessageConflictError,
     RepeatedMessageIdError,
@@ -66,6 +67,9 @@ MAX_MESSAGES = 10_000
 """Most messages one ``add_messages`` call takes (one transaction)."""
 MAX_CONVERSATION_ID_CHARS = 256
 """The longest conversation id."""
+MessageSource = Annotated[str, Field(min_length=1, max_length=256), BeforeValidator(visible_text)]
+"""The ``source`` of a conversation's thoughts: 1-256 characters, at least one of them visible,
+as a thought's own ``source`` (an empty text and one of spaces are refused alike)."""
 _ID_NAMESPACE = uuid.UUID("5d0c6f7e-3b8a-5c4e-9f1d-2a6b7c8d9e0f")  # fixed: ids stay stable
 ESSENCE_CHARS = 200
 
@@ -234,7 +238,7 @@ class _Source(BoundedModel):
     """The ``source`` argument alone, checked as the REST body checks it (its field name is
     what a message names)."""
 
-    source: SourceText
+    source: MessageSource
 
 
 def validate_messages(
@@ -248,16 +252,15 @@ def validate_messages(
     Args:
         conversation_id: the conversation.
         messages: the batch.
-        source: the thoughts' ``source`` (:data:`~engrava_graph.model.bounds.SourceText`).
+        source: the thoughts' ``source`` (:data:`MessageSource`).
 
     Returns:
         The messages as :class:`Message` objects, in order.
 
     Raises:
         ValidationFailedError: a conversation id :func:`checked_conversation_id` refuses, a
-            source :data:`~engrava_graph.model.bounds.SourceText` refuses (``loc``
-            ``("source",)``), no message or more than :data:`MAX_MESSAGES`, or an invalid
-            message (its index in ``loc``).
+            source :data:`MessageSource` refuses (``loc`` ``("source",)``), no message or more
+            than :data:`MAX_MESSAGES`, or an invalid message (its index in ``loc``).
     """
     checked_conversation_id(conversation_id)
     try:

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 from pydantic.config import JsonDict
 
-from engrava_graph.conversations import MAX_MESSAGES, Message
-from engrava_graph.model.bounds import BoundedModel, Cycle, SourceText, visible_text
+from engrava_graph.conversations import MAX_MESSAGES, Message, MessageSource
+from engrava_graph.model.bounds import BoundedModel, Cycle, visible_text
 from engrava_graph.model.records import MAX_TTL_SECONDS, ThoughtRecord
 from engrava_graph.retrieval.request import RetrieveRequest
 
@@ -246,7 +246,7 @@ class MessagesRequest(BoundedModel):
     model_config = ConfigDict(json_schema_extra={"examples": [_MESSAGES_EXAMPLE]})
 
     messages: list[Message] = Field(min_length=1, max_length=MAX_MESSAGES)
-    source: SourceText = "conversation"
+    source: MessageSource = "conversation"
 
 
 class StoredMessageRef(BaseModel):

@@ -213,12 +213,6 @@ def visible_text(value: Any, info: ValidationInfo) -> Any:
     return value
 
 
-SourceText = Annotated[str, Field(min_length=1, max_length=256), BeforeValidator(visible_text)]
-"""Where a thought came from (its ``source``, and ``add_messages``' for a conversation's
-thoughts): 1-256 characters, at least one of them visible (an empty text and one of spaces are
-refused alike, by :func:`visible_text`)."""
-
-
 def nested_text_problem(value: object) -> str | None:
     """:func:`text_problem` of the first bad string in ``value`` (a string, or a list, tuple
     or dict nesting strings, keys included), or None.

@@ -14,7 +14,7 @@ from typing import Any, Self
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
-from engrava_graph.model.bounds import BoundedModel, Count, Cycle, SourceText, visible_text
+from engrava_graph.model.bounds import BoundedModel, Count, Cycle, visible_text
 from engrava_graph.model.enums import (
     EdgeType,
     KnowledgeSource,
@@ -134,7 +134,7 @@ class ThoughtRecord(BoundedModel):
     lifecycle_status: LifecycleStatus = LifecycleStatus.ACTIVE
     created_cycle: Cycle = 0
     updated_cycle: Cycle = Field(default=0, validate_default=True)  # checked against created_cycle
-    source: SourceText
+    source: str = Field(min_length=1, max_length=256)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     source_type: KnowledgeSource = KnowledgeSource.EXPERIENCE
     confirmation_count: Count = 0
@@ -153,7 +153,7 @@ class ThoughtRecord(BoundedModel):
     archived_at_cycle: Cycle | None = None
     archived_at: UtcDateTime = None
 
-    @field_validator("essence", "content", mode="before")
+    @field_validator("essence", "content", "source", mode="before")
     @classmethod
     def _not_blank(cls, value: Any, info: ValidationInfo) -> Any:
         return visible_text(value, info)
