@@ -187,7 +187,7 @@ def link(
         typer.Option(
             "--update",
             help="When FROM and TO are already linked by this type, set the given --weight "
-            "and --confidence on that link.",
+            "and --confidence on that link (else the link is created, as without --update).",
         ),
     ] = False,
     namespace: Namespace = DEFAULT_NAMESPACE,
@@ -378,19 +378,30 @@ def export(
 ) -> None:
     """Write a namespace as JSON lines (thoughts with their vectors, edges, then the counts).
 
-    Refused before anything is written (exit code 2) when a thought was edited by hand in
-    Neo4j into an invalid one: an export without it would lose it."""
+    Refused, with nothing written (exit code 2), when a thought was edited by hand in Neo4j
+    into an invalid one: an export without it would lose it. A file is replaced only when the
+    export is whole, so it is read once; stdout, a pipe or a device cannot take back what it
+    was sent, so the namespace is checked first."""
+
+    async def refuse_invalid(store: Neo4jEngravaCore) -> None:
+        invalid = await invalid_thoughts(store)
+        if invalid:
+            raise ValidationFailedError(
+                f"namespace {namespace!r} holds {invalid_note(invalid)}, then export "
+                f"again; nothing was exported (an export leaving them out would lose them)"
+            )
 
     async def work() -> dict[str, int]:
         async with open_store(neo4j.connection(), namespace) as store:
-            invalid = await invalid_thoughts(store)
-            if invalid:
-                raise ValidationFailedError(
-                    f"namespace {namespace!r} holds {invalid_note(invalid)}, then export "
-                    f"again; nothing was exported (an export leaving them out would lose them)"
-                )
-            with open_output(output, "--output") as sink:
-                return await write_export(store, sink)
+            file = None if is_stdout(output) else output
+            if file is None or not (file.is_file() or not file.exists()):
+                await refuse_invalid(store)
+            try:
+                with open_output(output, "--output") as sink:
+                    return await write_export(store, sink)
+            except InvalidStoredRecordError:  # the file is as it was: name every such thought
+                await refuse_invalid(store)
+                raise
 
     counts = run(work())
     if not is_stdout(output):  # else the summary would end up in the export

@@ -509,6 +509,34 @@ def test_a_failed_export_leaves_an_existing_file_as_it_was(
     assert _rows(dump)[1]["thought"]["priority"] == "P1"
 
 
+def test_a_file_export_refused_names_every_hand_edited_thought(
+    cli: Any, tmp_path: Path, connection: ConnectionInfo
+) -> None:
+    """A file export is read once and stops at the first invalid thought; the refusal still
+    names every one (here two, beside a valid one) and creates no file."""
+    cli("remember", "The billing service could not start")
+    broken = [
+        _json(cli("remember", text, "--json"))["thought_id"]
+        for text in ("The deploy failed at 3pm", "The pager went off twice")
+    ]
+
+    async def in_browser(store: Any) -> None:
+        async with store.executor.driver.session(database=store.executor.database) as session:
+            await session.run(
+                "MATCH (t:Thought {namespace: $ns}) WHERE t.thought_id IN $ids "
+                "SET t.priority = 'URGENT!!'",
+                ns=store.namespace,
+                ids=broken,
+            )
+
+    _on_store(connection, cli.namespace, in_browser)
+    dump = tmp_path / "memory.jsonl"
+    refused = cli.fails("export", "-o", str(dump), "-n", cli.namespace, code=2)
+    assert all(thought_id in refused for thought_id in broken), refused
+    assert "nothing was exported" in refused, refused
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_hand_edited_thought_is_left_out_of_list_and_refuses_export(
     cli: Any, connection: ConnectionInfo
 ) -> None:
