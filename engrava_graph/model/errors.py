@@ -161,14 +161,21 @@ class EdgeNotFoundError(EngravaGraphError, LookupError):
 
 
 class DuplicateThoughtError(EngravaGraphError):
-    """A thought with this id already exists in this namespace."""
+    """A thought with this id already exists in this namespace.
 
-    def __init__(self, thought_id: str) -> None:
+    Attributes:
+        thought_id: the id.
+        field: in a bulk write, ``thoughts.<index>.thought_id`` (its position in the input, the
+            REST request field at fault); else None.
+    """
+
+    def __init__(self, thought_id: str, *, index: int | None = None) -> None:
         super().__init__(
             f"thought {thought_id!r} already exists; change it with update_thought (REST: "
             f"PATCH /v1/thoughts/{thought_id}), or store this one under a new thought_id"
         )
         self.thought_id = thought_id
+        self.field = None if index is None else f"thoughts.{index}.thought_id"
 
 
 class RepeatedThoughtIdError(DuplicateThoughtError, ValueError):

@@ -67,9 +67,20 @@ class StoreBase:
             now: datetime | None = None,
         ) -> dict[str, Any]: ...
         async def _vectors_for(
-            self, thoughts: Sequence[ThoughtRecord], given: Sequence[Sequence[float] | None] | None
+            self,
+            thoughts: Sequence[ThoughtRecord],
+            given: Sequence[Sequence[float] | None] | None,
+            *,
+            argument: str = "embeddings",
         ) -> list[list[float] | None]: ...
-        def _check_dims(self, vector: Sequence[float]) -> list[float]: ...
+        def _checked_embeddings(
+            self,
+            thoughts: Sequence[ThoughtRecord],
+            given: Sequence[Sequence[float] | None],
+            *,
+            argument: str = "embeddings",
+        ) -> list[list[float] | None]: ...
+        def _check_dims(self, vector: Sequence[float], field: str = "embedding") -> list[float]: ...
         def _stamp(
             self, thought: ThoughtRecord, now: datetime, expires_after_seconds: float | None
         ) -> ThoughtRecord: ...

@@ -131,7 +131,8 @@ class ThoughtsMixin(StoreBase):
             EmbeddingError: the provider failed.
         """
         stamped = self._stamp(thought, self._clock(), expires_after_seconds)
-        vector = (await self._vectors_for([stamped], None if embedding is None else [embedding]))[0]
+        given = None if embedding is None else [embedding]
+        vector = (await self._vectors_for([stamped], given, argument="embedding"))[0]
         row = self._row(stamped, vector)
 
         async def work(tx: Any) -> ThoughtRecord:
@@ -204,7 +205,8 @@ class ThoughtsMixin(StoreBase):
             Q["thoughts/existing_ids"], namespace=self.namespace, thought_ids=ids
         )
         if taken:
-            raise DuplicateThoughtError(taken[0]["thought_id"])
+            first = taken[0]["thought_id"]
+            raise DuplicateThoughtError(first, index=ids.index(first))
         vectors = await self._vectors_for(stamped, embeddings)
         rows = [self._row(t, v) for t, v in zip(stamped, vectors, strict=True)]
 
@@ -386,10 +388,7 @@ class ThoughtsMixin(StoreBase):
                 ``vector_dimensions`` finite floats.
             EmbeddingError: the provider failed (nothing is written).
         """
-        if embeddings is not None and len(embeddings) != len(thoughts):
-            raise ValidationFailedError(
-                f"{len(embeddings)} embeddings for {len(thoughts)} thoughts"
-            )
+        checked = None if embeddings is None else self._checked_embeddings(thoughts, embeddings)
         stored = await self.get_thoughts([t.thought_id for t in thoughts])
         chosen = [
             i
@@ -402,7 +401,7 @@ class ThoughtsMixin(StoreBase):
         if not chosen:
             return []
         newer = [thoughts[i] for i in chosen]
-        given = None if embeddings is None else [embeddings[i] for i in chosen]
+        given = None if checked is None else [checked[i] for i in chosen]
         vectors = await self._vectors_for(newer, given)
         rows = []
         for thought, vector in zip(newer, vectors, strict=True):

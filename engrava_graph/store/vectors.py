@@ -38,21 +38,49 @@ class VectorsMixin(StoreBase):
     """Embeddings of :class:`~engrava_graph.store.Neo4jEngravaCore`."""
 
     async def _vectors_for(
-        self, thoughts: Sequence[ThoughtRecord], given: Sequence[Sequence[float] | None] | None
+        self,
+        thoughts: Sequence[ThoughtRecord],
+        given: Sequence[Sequence[float] | None] | None,
+        *,
+        argument: str = "embeddings",
     ) -> list[list[float] | None]:
-        """The given vectors (checked), else the provider's (off the event loop), else None."""
+        """The given vectors (checked, :meth:`_checked_embeddings`), else the provider's (off the
+        event loop), else None."""
         if given is not None:
-            if len(given) != len(thoughts):
-                raise ValidationFailedError(f"{len(given)} embeddings for {len(thoughts)} thoughts")
-            return [None if v is None else self._check_dims(v) for v in given]
+            return self._checked_embeddings(thoughts, given, argument=argument)
         if self.embedding_provider is None or not self.auto_embed:
             return [None] * len(thoughts)
         vectors = await embed_off_loop(self.embedding_provider, [_embed_input(t) for t in thoughts])
         return [row.tolist() for row in vectors]
 
-    def _check_dims(self, vector: Sequence[float]) -> list[float]:
+    def _checked_embeddings(
+        self,
+        thoughts: Sequence[ThoughtRecord],
+        given: Sequence[Sequence[float] | None],
+        *,
+        argument: str = "embeddings",
+    ) -> list[list[float] | None]:
+        """``given``, one vector (or None) per thought, each checked by :meth:`_check_dims`.
+
+        Raises:
+            ValidationFailedError: not one per thought (naming ``argument``), or a bad vector
+                (naming ``<argument>.<index>``; a single ``embedding`` argument by its name).
+        """
+        if len(given) != len(thoughts):
+            raise ValidationFailedError.of_field(
+                argument, f"{len(given)} embeddings for {len(thoughts)} thoughts"
+            )
+        return [
+            None
+            if v is None
+            else self._check_dims(v, argument if argument == "embedding" else f"{argument}.{i}")
+            for i, v in enumerate(given)
+        ]
+
+    def _check_dims(self, vector: Sequence[float], field: str = "embedding") -> list[float]:
         """``vector`` as floats, if it has the store's length, finite items and a usable norm
-        (:func:`~engrava_graph.embeddings.base.norm_problem`); else ValidationFailedError."""
+        (:func:`~engrava_graph.embeddings.base.norm_problem`); else ValidationFailedError naming
+        ``field``."""
         values = [float(x) for x in vector]
         if len(values) != self.vector_dimensions or not np.isfinite(values).all():
             problem = (
@@ -63,7 +91,7 @@ class VectorsMixin(StoreBase):
             problem = NORM_RULE
         else:
             return values
-        raise ValidationFailedError.of_field("embedding", problem)
+        raise ValidationFailedError.of_field(field, problem)
 
     async def get_embedding(self, thought_id: str) -> list[float] | None:
         """The stored vector of a thought, or None (no thought or no embedding)."""

@@ -153,6 +153,25 @@ def test_ids_that_no_url_path_can_address_are_422_naming_the_field(api: Api) -> 
         assert api.get(f"/v1/thoughts/{quote(fine, safe='')}").json()["essence"] == fine
 
 
+def test_a_bulk_write_refusal_names_the_field_at_fault(api: Api) -> None:
+    """A stored id names its position; too few embeddings name ``embeddings``, a bad one its
+    index; a single thought's bad embedding names ``embedding``. Nothing is stored."""
+    api.post("/v1/thoughts", json=_body("first", thought_id="b-1"))
+    batch = [_body("new", thought_id="b-2"), _body("again", thought_id="b-1")]
+    taken = api.post("/v1/thoughts:bulk", json={"thoughts": batch})
+    assert taken.status_code == 409 and taken.json()["error"] == "duplicate_thought"
+    assert taken.json()["field"] == "thoughts.1.thought_id", taken.json()
+    one = [_body("new", thought_id="b-2")]
+    short = api.post("/v1/thoughts:bulk", json={"thoughts": one, "embeddings": []})
+    assert short.status_code == 422 and short.json()["field"] == "embeddings", short.json()
+    bad = api.post("/v1/thoughts:bulk", json={"thoughts": one, "embeddings": [[1.0, 2.0, 3.0]]})
+    assert bad.status_code == 422 and bad.json()["field"] == "embeddings.0", bad.json()
+    single = api.post("/v1/thoughts", json=_body("x", thought_id="b-3", embedding=[1.0, 2.0]))
+    assert single.status_code == 422 and single.json()["field"] == "embedding", single.json()
+    assert api.get("/v1/thoughts/b-2").status_code == 404
+    assert api.get("/v1/thoughts/b-3").status_code == 404
+
+
 def test_unknown_ids_are_404(api: Api) -> None:
     api.thought("makes the namespace exist")
     for method, path in (
