@@ -54,7 +54,18 @@ RANKED_MAX = 100
 
 def item_id(store_namespace: str, namespace: tuple[str, ...], key: str) -> str:
     """The thought id of an item: a UUID5 of the store's namespace, the item's namespace and
-    its key (the same item always maps to the same thought)."""
+    its key (the same item always maps to the same thought), joined by the unit separator
+    U+001F with an empty part after the labels. LangGraph refuses empty labels, and a label
+    holding U+001F is refused here, so no two items share a name.
+
+    Raises:
+        ValidationFailedError: a label holds U+001F (the one label "team", U+001F, "alice"
+            would name the items of ``("team", "alice")``).
+    """
+    if any("\x1f" in label for label in namespace):
+        raise ValidationFailedError.of_field(
+            "namespace", "a namespace label cannot hold the unit separator U+001F"
+        )
     name = "\x1f".join((store_namespace, *namespace, "", key))
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"engrava-graph:langgraph:{name}"))
 
@@ -125,6 +136,18 @@ def _json_value(value: Any) -> tuple[dict[str, Any], str]:
         raise ValidationFailedError.of_field(
             "value", f"an item's value must be JSON (str, number, bool, None, list, dict): {exc}"
         ) from None
+
+
+def _check_filter(wanted: dict[str, Any] | None) -> None:
+    """Refuse comparison operators (``{"team": {"$eq": "billing"}}``): the filter matches
+    values exactly, and an operator dict would match no item instead of failing."""
+    for name, expected in (wanted or {}).items():
+        if isinstance(expected, dict) and any(str(k).startswith("$") for k in expected):
+            raise ValidationFailedError.of_field(
+                f"filter.{name}",
+                "filter operators ($eq, $gt, ...) are not supported: give the value an item "
+                "must equal",
+            )
 
 
 def _matches(value: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
@@ -220,6 +243,7 @@ class EngravaStore(BaseStore):
         ``op.limit`` (the filter runs before the page is cut). With a query they are the
         cycle's best :data:`RANKED_MAX` in rank order; without one, every item by id."""
         _check_page(op.offset, op.limit)
+        _check_filter(op.filter)
         wanted = op.offset + op.limit
         if op.query:
             if wanted > RANKED_MAX:

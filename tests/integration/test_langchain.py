@@ -85,6 +85,25 @@ async def test_store_filters_before_the_page_and_refuses_what_it_cannot_keep(
     with pytest.raises(ValidationFailedError):
         await memories.aput(("u1",), "nul\x00key", {"text": "x"})
     assert await memories.aget(("u1",), "odd") is None
+    with pytest.raises(ValidationFailedError, match="filter operators"):
+        await memories.asearch(("u1",), filter={"kind": {"$eq": "b"}})
+
+
+async def test_store_items_of_two_namespaces_never_share_a_thought(
+    store: Neo4jEngravaCore,
+) -> None:
+    """A label holding the unit separator that joins an item's name would make one label name
+    the items of two; it is refused, and the two-label item stays its own."""
+    memories = EngravaStore(store)
+    await memories.aput(("team", "alice"), "note", {"text": "Alice's private note"})
+    for call in (
+        memories.aput(("team\x1falice",), "note", {"text": "Overwriter"}),
+        memories.aget(("team\x1falice",), "note"),
+    ):
+        with pytest.raises(ValidationFailedError, match="U\\+001F"):
+            await call
+    kept = await memories.aget(("team", "alice"), "note")
+    assert kept is not None and kept.value == {"text": "Alice's private note"}
 
 
 async def test_retriever_and_tools(store: Neo4jEngravaCore) -> None:
