@@ -336,7 +336,7 @@ def _register_writes(tools: StrictTools, stores: StoreSource) -> None:  # noqa: 
                 "metadata": metadata or {},
                 "valid_from": valid_from,
             }
-            if thought_id:
+            if thought_id is not None:  # a blank one is refused, not replaced by a new id
                 fields["thought_id"] = thought_id
             record = ThoughtRecord.model_validate(
                 {k: v for k, v in fields.items() if v is not None}

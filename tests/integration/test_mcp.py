@@ -235,6 +235,10 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
         client, "store_thought", essence="x", thought_id="notes/today", namespace=namespace
     )
     assert unaddressable.startswith("validation_failed: thought_id"), unaddressable
+    blank_id = await error_text(
+        client, "store_thought", essence="x", thought_id="", namespace=namespace
+    )
+    assert blank_id.startswith("validation_failed: thought_id"), blank_id
 
 
 def _stdio(connection: ConnectionInfo, namespace: str, *flags: str) -> Client:
