@@ -249,6 +249,17 @@ _WRITTEN_DIRECTLY = ("/dev/", "/proc/")
 """Where paths name open descriptors and devices (``/dev/stdout``, ``/proc/self/fd/1``)."""
 
 
+def written_in_place(path: Path | None) -> bool:
+    """Whether :func:`open_output` writes ``path`` as it goes (stdout, a FIFO, a device: what
+    was sent stays when the command fails) rather than replacing the file once it is whole."""
+    if path is None or str(path) == "-":
+        return True
+    try:
+        return _replaced(path) is None
+    except OSError:  # open_output refuses it before anything is written
+        return False
+
+
 def _replaced(path: Path) -> Path | None:
     """The regular file that writing ``path`` replaces (its symlinks resolved; it need not
     exist yet), or None when ``path`` is written directly: a FIFO, a device, or a path through

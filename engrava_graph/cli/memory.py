@@ -31,6 +31,7 @@ from engrava_graph.cli.json_input import (
     is_stdout,
     open_output,
     read_conversation,
+    written_in_place,
 )
 from engrava_graph.cli.namespace_file import (
     invalid_thoughts,
@@ -393,8 +394,7 @@ def export(
 
     async def work() -> dict[str, int]:
         async with open_store(neo4j.connection(), namespace) as store:
-            file = None if is_stdout(output) else output
-            if file is None or not (file.is_file() or not file.exists()):
+            if written_in_place(output):
                 await refuse_invalid(store)
             try:
                 with open_output(output, "--output") as sink:

@@ -70,15 +70,9 @@ class StoreBase:
             self,
             thoughts: Sequence[ThoughtRecord],
             given: Sequence[Sequence[float] | None] | None,
-            *,
-            argument: str = "embeddings",
         ) -> list[list[float] | None]: ...
         def _checked_embeddings(
-            self,
-            thoughts: Sequence[ThoughtRecord],
-            given: Sequence[Sequence[float] | None],
-            *,
-            argument: str = "embeddings",
+            self, thoughts: Sequence[ThoughtRecord], given: Sequence[Sequence[float] | None]
         ) -> list[list[float] | None]: ...
         def _check_dims(self, vector: Sequence[float], field: str = "embedding") -> list[float]: ...
         def _stamp(

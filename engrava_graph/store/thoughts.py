@@ -131,8 +131,11 @@ class ThoughtsMixin(StoreBase):
             EmbeddingError: the provider failed.
         """
         stamped = self._stamp(thought, self._clock(), expires_after_seconds)
-        given = None if embedding is None else [embedding]
-        vector = (await self._vectors_for([stamped], given, argument="embedding"))[0]
+        vector = (
+            self._check_dims(embedding)
+            if embedding is not None
+            else (await self._vectors_for([stamped], None))[0]
+        )
         row = self._row(stamped, vector)
 
         async def work(tx: Any) -> ThoughtRecord:
@@ -401,8 +404,11 @@ class ThoughtsMixin(StoreBase):
         if not chosen:
             return []
         newer = [thoughts[i] for i in chosen]
-        given = None if checked is None else [checked[i] for i in chosen]
-        vectors = await self._vectors_for(newer, given)
+        vectors = (
+            [checked[i] for i in chosen]
+            if checked is not None
+            else await self._vectors_for(newer, None)
+        )
         rows = []
         for thought, vector in zip(newer, vectors, strict=True):
             old = stored[thought.thought_id]

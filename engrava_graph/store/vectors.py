@@ -41,13 +41,11 @@ class VectorsMixin(StoreBase):
         self,
         thoughts: Sequence[ThoughtRecord],
         given: Sequence[Sequence[float] | None] | None,
-        *,
-        argument: str = "embeddings",
     ) -> list[list[float] | None]:
         """The given vectors (checked, :meth:`_checked_embeddings`), else the provider's (off the
         event loop), else None."""
         if given is not None:
-            return self._checked_embeddings(thoughts, given, argument=argument)
+            return self._checked_embeddings(thoughts, given)
         if self.embedding_provider is None or not self.auto_embed:
             return [None] * len(thoughts)
         vectors = await embed_off_loop(self.embedding_provider, [_embed_input(t) for t in thoughts])
@@ -57,23 +55,19 @@ class VectorsMixin(StoreBase):
         self,
         thoughts: Sequence[ThoughtRecord],
         given: Sequence[Sequence[float] | None],
-        *,
-        argument: str = "embeddings",
     ) -> list[list[float] | None]:
         """``given``, one vector (or None) per thought, each checked by :meth:`_check_dims`.
 
         Raises:
-            ValidationFailedError: not one per thought (naming ``argument``), or a bad vector
-                (naming ``<argument>.<index>``; a single ``embedding`` argument by its name).
+            ValidationFailedError: not one per thought (naming ``embeddings``), or a bad vector
+                (naming ``embeddings.<index>``).
         """
         if len(given) != len(thoughts):
             raise ValidationFailedError.of_field(
-                argument, f"{len(given)} embeddings for {len(thoughts)} thoughts"
+                "embeddings", f"{len(given)} embeddings for {len(thoughts)} thoughts"
             )
         return [
-            None
-            if v is None
-            else self._check_dims(v, argument if argument == "embedding" else f"{argument}.{i}")
+            None if v is None else self._check_dims(v, f"embeddings.{i}")
             for i, v in enumerate(given)
         ]
 

@@ -26,7 +26,12 @@ from engrava_graph.cli import app
 from engrava_graph.cli.dream import FLAGS
 from engrava_graph.cli.errors import EXIT_FAILURE, EXIT_USAGE, describe
 from engrava_graph.cli.explore import EXIT_COUNT_MISMATCH, check_counts, ranked_candidates
-from engrava_graph.cli.json_input import is_stdout, open_output, read_conversation
+from engrava_graph.cli.json_input import (
+    is_stdout,
+    open_output,
+    read_conversation,
+    written_in_place,
+)
 from engrava_graph.cli.memory import list_rows, table_lines
 from engrava_graph.cli.namespace_file import read_export
 from engrava_graph.cli.options import Neo4jOptions, with_options
@@ -508,3 +513,15 @@ def test_a_directory_as_output_is_refused(tmp_path):
 def test_stdout_is_told_apart_from_a_file(tmp_path):
     assert is_stdout(None) and is_stdout(Path("-"))
     assert not is_stdout(tmp_path / "memory.jsonl")
+
+
+def test_written_in_place_is_what_open_output_does_not_replace(tmp_path: Path) -> None:
+    """stdout and devices are written as they go (an export checks its namespace first); a
+    regular file, new or existing, is replaced once whole; a directory is refused by
+    open_output before anything is written."""
+    existing = tmp_path / "old.jsonl"
+    existing.write_text("x")
+    assert written_in_place(None) and written_in_place(Path("-"))
+    assert written_in_place(Path("/dev/null"))
+    assert not written_in_place(existing) and not written_in_place(tmp_path / "new.jsonl")
+    assert not written_in_place(tmp_path)
