@@ -64,7 +64,9 @@ class VectorsMixin(StoreBase):
         """
         if len(given) != len(thoughts):
             raise ValidationFailedError.of_field(
-                "embeddings", f"{len(given)} embeddings for {len(thoughts)} thoughts"
+                "embeddings",
+                f"one embedding (or null) per thought: {len(thoughts)} thoughts, "
+                f"{len(given)} given",
             )
         return [
             None if v is None else self._check_dims(v, f"embeddings.{i}")
