@@ -65,8 +65,7 @@ class VectorsMixin(StoreBase):
         if len(given) != len(thoughts):
             raise ValidationFailedError.of_field(
                 "embeddings",
-                f"one embedding (or null) per thought: expected {len(thoughts)}, "
-                f"got {len(given)}",
+                f"one embedding (or null) per thought: expected {len(thoughts)}, got {len(given)}",
             )
         return [
             None if v is None else self._check_dims(v, f"embeddings.{i}")
