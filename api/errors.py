@@ -27,10 +27,12 @@ import neo4j.exceptions
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engrava_graph.model.error_codes import INVALID_REQUEST, error_code
 from engrava_graph.model.errors import (
+    EdgeNotFoundError,
     EngravaGraphError,
     InvalidFilterError,
     InvalidNamespaceError,
@@ -38,7 +40,9 @@ from engrava_graph.model.errors import (
     NamespaceNotFoundError,
     Neo4jUnavailableError,
     RecencyModeConflictError,
+    ThoughtNotFoundError,
     ValidationFailedError,
+    unknown_field_problem,
     validation_message,
 )
 
@@ -104,6 +108,10 @@ def _field_of(error: EngravaGraphError) -> str | None:
     """The request field a library error names, when it names one."""
     if isinstance(error, InvalidNamespaceError | NamespaceNotFoundError):
         return NAMESPACE_HEADER
+    if isinstance(error, ThoughtNotFoundError):  # every route raising it has it in its path
+        return "thought_id"
+    if isinstance(error, EdgeNotFoundError):
+        return "edge_id"
     if isinstance(error, InvalidFilterError):
         return "metadata_filter"
     if isinstance(error, InvalidRecencyArgumentError):
@@ -133,12 +141,68 @@ def _loc(loc: Any) -> str | None:
 
 
 _NOT_AN_OBJECT = frozenset({"dict_type", "model_attributes_type"})
-_SEND_JSON = "send a JSON object with Content-Type: application/json"
+_JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number"}
 
 
-def _short(error: dict[str, Any]) -> str:
+class _BodyContext:
+    """What the validation messages of one request may say about its body: the model the
+    endpoint reads it into, and its ``Content-Type`` (None: the header is missing)."""
+
+    def __init__(self, model: Any = None, content_type: str | None = None) -> None:
+        self.model = model
+        self.content_type = content_type
+
+    @classmethod
+    def of(cls, request: Request) -> _BodyContext:
+        """The endpoint's body model (None without one) and the request's ``Content-Type``."""
+        route = request.scope.get("route")
+        params = route.dependant.body_params if isinstance(route, APIRoute) else []
+        embedded = len(params) != 1 or getattr(params[0].field_info, "embed", False)
+        model = None if embedded else params[0].field_info.annotation
+        return cls(model, request.headers.get("content-type"))
+
+    @property
+    def is_json(self) -> bool:
+        """Whether ``Content-Type`` says JSON as FastAPI reads it (``application/json`` or
+        ``application/*+json``, parameters aside)."""
+        media = (self.content_type or "").split(";")[0].strip().lower()
+        return media == "application/json" or (
+            media.startswith("application/") and media.endswith("+json")
+        )
+
+    def send_json(self) -> str:
+        """How to send the body: the header is named only when it is missing or not JSON."""
+        if self.is_json:
+            return "send a JSON object"
+        return "send a JSON object with Content-Type: application/json"
+
+    def not_an_object(self, error: dict[str, Any]) -> str:
+        """Why a body that is not a JSON object is refused: what was sent instead (bytes: the
+        body was not read as JSON, its ``Content-Type`` missing or not JSON)."""
+        value = error.get("input")
+        if isinstance(value, bytes | bytearray):
+            sent = (
+                "without Content-Type" if self.content_type is None else f"as {self.content_type}"
+            )
+            return f"body: sent {sent}, so not read as JSON; {self.send_json()}"
+        kind = "null" if value is None else _JSON_KINDS.get(type(value), "a number")
+        return f"body: {kind}, not a JSON object; {self.send_json()}"
+
+    def unknown(self, loc: tuple[Any, ...], field: str) -> str | None:
+        """The message for an unknown body field at ``loc``: the fields taken there; None when
+        they cannot be told (no body model, or no model at that place)."""
+        if loc[:1] != ("body",) or self.model is None:
+            return None
+        problem = unknown_field_problem(self.model, loc[1:])
+        return None if problem is None else f"{field}: {problem}"
+
+
+def _short(error: dict[str, Any], body: _BodyContext | None = None) -> str:
     """One pydantic error as ``field: message`` (no URL, no input echo). Malformed JSON says
-    where; a body that is not an object says how to send one."""
+    where; a body that is not an object says what it is and how to send one (naming
+    ``Content-Type`` only when the header is missing or not JSON); an unknown body field lists
+    the fields taken there."""
+    body = body or _BodyContext()
     loc = tuple(error.get("loc", ()))
     msg = validation_message(error)
     if error.get("type") == "json_invalid":
@@ -146,15 +210,19 @@ def _short(error: dict[str, Any]) -> str:
         reason = (error.get("ctx") or {}).get("error")
         return f"body: malformed JSON{at}" + (f" ({reason})" if reason else "")
     if loc == ("body",) and error.get("type") == "missing":
-        return f"body: the request has none; {_SEND_JSON}"
+        return f"body: the request has none; {body.send_json()}"
     if loc == ("body",) and error.get("type") in _NOT_AN_OBJECT:
-        return f"body: {msg}; {_SEND_JSON}"
+        return body.not_an_object(error)
     field = _loc(loc)
+    if field and error.get("type") == "extra_forbidden":
+        unknown = body.unknown(loc, field)
+        if unknown is not None:
+            return unknown
     return f"{field}: {msg}" if field else msg
 
 
-def _validation_message(errors: list[dict[str, Any]]) -> str:
-    shown = [_short(e) for e in errors[:5]]
+def _validation_message(errors: list[dict[str, Any]], body: _BodyContext | None = None) -> str:
+    shown = [_short(e, body) for e in errors[:5]]
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     return "; ".join(shown) + more
 
@@ -210,13 +278,12 @@ async def _on_http_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status, exc.error, exc.message, field=exc.field, headers=exc.headers)
 
 
-async def _on_validation_error(_: Request, exc: Exception) -> JSONResponse:
+async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
     field = _error_field(errors[0]) if errors else None
-    return error_response(
-        INVALID_REQUEST.status, INVALID_REQUEST.code, _validation_message(errors), field=field
-    )
+    message = _validation_message(errors, _BodyContext.of(request))
+    return error_response(INVALID_REQUEST.status, INVALID_REQUEST.code, message, field=field)
 
 
 class _LongInteger:

@@ -139,7 +139,7 @@ EXAMPLES: dict[str, Callable[[], dict[str, Any]]] = {
     "ErrorBody": lambda: _json(
         ErrorBody(
             error="thought_not_found",
-            field=None,
+            field="thought_id",
             message=f"thought {_PR!r} does not exist in this namespace",
         )
     ),

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engrava_graph.cli.common import EXIT_USAGE, err_console
-from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.cli.options import Neo4jOptions, TopK, with_options
 from engrava_graph.graph.connection import ConnectionInfo
 from engrava_graph.graph.headers import body, header
 from engrava_graph.graph.profiling import ProfiledRun, ProfilingExecutor, browser_params
@@ -126,7 +126,7 @@ def profile(
     namespace: Annotated[
         str, typer.Option("--namespace", "-n", help="The memory (namespace) to search.")
     ] = DEFAULT_NAMESPACE,
-    top_k: Annotated[int, typer.Option(min=1, max=100, help="Results returned.")] = 10,
+    top_k: TopK = 10,
     browser: Annotated[
         bool,
         typer.Option(

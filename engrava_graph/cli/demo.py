@@ -218,8 +218,10 @@ def demo(
         ),
     ] = False,
 ) -> None:
-    """Memory of long conversations, end to end: LoCoMo into Neo4j, dreaming, retrieval scored
-    against the peer engrava and vector search, a report directory, and the graph to explore."""
+    """Memory of long conversations, end to end, on LoCoMo.
+
+    LoCoMo goes into Neo4j, dreaming consolidates it, and retrieval is scored against the peer
+    engrava and vector search; the result is a report directory and the graph to explore."""
     require_extra("demo", "engrava-graph demo")
     _quiet_libraries()
     from engrava_graph.demo.ingest import IngestMode

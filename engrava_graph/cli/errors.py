@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import neo4j.exceptions
 import typer
 from pydantic import ValidationError
 
-from engrava_graph.cli.text import shown
+from engrava_graph.cli.text import flowing, shown
 from engrava_graph.model.errors import (
     DuplicateEdgeError,
     DuplicateThoughtError,
@@ -49,6 +49,7 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 TRACEBACK_VARIABLE = "ENGRAVA_GRAPH_TRACEBACK"
 """Set it to ``1`` to let an unexpected exception's traceback through (for bug reports)."""
+F = TypeVar("F", bound=Callable[..., Any])
 
 _DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
 # Errors the call itself causes, like a ValueError: it must change (a link to a thought that
@@ -130,6 +131,18 @@ class GuardedTyper(typer.Typer):
     """A Typer app whose every command runs inside :func:`describe`'s boundary: an exception
     that escapes a command is printed as one line and ends the process with its exit code
     (:class:`SystemExit`, :class:`KeyboardInterrupt` and Click's own errors pass as usual)."""
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[F], F]:
+        """Typer's ``command``; a command without ``help=`` takes its docstring
+        :func:`~engrava_graph.cli.text.flowing` (each paragraph wrapped to the terminal)."""
+
+        def register(fn: F) -> F:
+            options = dict(kwargs)
+            if options.get("help") is None and fn.__doc__:
+                options["help"] = flowing(fn.__doc__)
+            return super(GuardedTyper, self).command(name, **options)(fn)
+
+        return register
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False  # errors come here, to be printed as one line

@@ -20,7 +20,7 @@ from engrava_graph.browser_assets import DEFAULT_PORT, asset_server, browser_com
 from engrava_graph.cli.common import error_exit, port_refused, request_clock, require_extra
 from engrava_graph.cli.json_input import open_output
 from engrava_graph.cli.memory import SpreadDepth, default_embedding_provider, run
-from engrava_graph.cli.options import Neo4jOptions, Port, with_options
+from engrava_graph.cli.options import Neo4jOptions, Port, TopK, with_options
 from engrava_graph.cli.text import counted, shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -136,7 +136,7 @@ def explain(
             help="The request's clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."
         ),
     ] = None,
-    top_k: Annotated[int, typer.Option(help="Results returned (1-100).")] = 10,
+    top_k: TopK = 10,
     pathway: Annotated[str, typer.Option(help="auto, exact, energy or attention.")] = "auto",
     rows: Annotated[int, typer.Option(min=0, help="Candidates listed, best first (0 = all).")] = 20,
     spread_depth: SpreadDepth = None,

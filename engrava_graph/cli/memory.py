@@ -39,7 +39,7 @@ from engrava_graph.cli.namespace_file import (
     read_export_file,
     write_export,
 )
-from engrava_graph.cli.options import Neo4jOptions, with_options
+from engrava_graph.cli.options import Neo4jOptions, TopK, with_options
 from engrava_graph.cli.text import counted, shown
 from engrava_graph.core import Neo4jEngravaCore
 from engrava_graph.graph.connection import ConnectionInfo
@@ -146,7 +146,7 @@ def remember(
 def retrieve(
     query: Annotated[str, typer.Argument(help="The question.")],
     namespace: Namespace = DEFAULT_NAMESPACE,
-    top_k: Annotated[int, typer.Option(min=1, max=100, help="Results, 1-100.")] = 10,
+    top_k: TopK = 10,
     now: Annotated[
         str | None,
         typer.Option(help="The clock, ISO 8601 (default: now, UTC); resolves 'last Tuesday'."),
@@ -300,17 +300,25 @@ def invalid_note(invalid: Sequence[InvalidStoredRecordError]) -> str:
 def list_thoughts(
     namespace: Namespace = DEFAULT_NAMESPACE,
     thought_type: Annotated[
-        ThoughtType | None, typer.Option("--type", "-t", help="Only this type.")
+        ThoughtType | None,
+        typer.Option(
+            "--type",
+            "-t",
+            metavar="<type>",
+            help=f"Only thoughts of this type: {', '.join(t.value for t in ThoughtType)}.",
+        ),
     ] = None,
-    limit: Annotated[int, typer.Option(min=1, max=10_000, help="At most this many.")] = 50,
+    limit: Annotated[int, typer.Option(min=1, max=10_000, help="The most thoughts listed.")] = 50,
     as_json: AsJson = False,
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """List a memory's newest thoughts, newest first (by creation time; expired ones are
-    left out): aligned columns on a terminal (one line per thought, the essence cut to fit),
-    tab-separated lines with a header row in a pipe. A thought edited by hand in Neo4j into an
-    invalid one is left out, named in one warning line on stderr."""
+    """List a memory's newest thoughts, newest first (by creation time).
+
+    Expired thoughts are left out. On a terminal the thoughts are aligned columns, one line per
+    thought with the essence cut to fit; in a pipe, tab-separated lines after a header row. A
+    thought edited by hand in Neo4j into an invalid one is left out and named in one warning
+    line on stderr."""
 
     async def work() -> ThoughtListing:
         async with open_store(neo4j.connection(), namespace) as store:
@@ -331,9 +339,9 @@ def namespaces(
     *,
     neo4j: Neo4jOptions,
 ) -> None:
-    """List the memories (namespaces) of the database with their thought counts: aligned
-    columns on a terminal, tab-separated lines with a header row in a pipe.
+    """List the memories (namespaces) of the database with their thought counts.
 
+    On a terminal they are aligned columns; in a pipe, tab-separated lines after a header row.
     `delete-namespace` removes one, `export` and `import` move one between databases."""
 
     async def work() -> list[dict[str, Any]]:
@@ -479,9 +487,24 @@ def add_messages(
     _report(
         as_json,
         {"namespace": namespace, "conversation_id": conversation_id, **added},
-        f"stored {counted(added['messages'], 'message')} of {conversation_id!r}, "
-        f"{added['created']} new",
+        added_line(conversation_id, added),
     )
+
+
+def added_line(conversation_id: str, added: dict[str, Any]) -> str:
+    """``add-messages``' line for a person, from :func:`added_messages`' counts (the ones its
+    ``--json`` and the REST service give): how many messages were sent, how many of them are
+    new and how many were already stored.
+
+    Examples:
+        >>> added_line("c1", {"messages": 2, "created": 2})
+        "stored 2 messages of 'c1' (2 new)"
+        >>> added_line("c1", {"messages": 1, "created": 0})
+        "stored 1 message of 'c1' (0 new, 1 already stored)"
+    """
+    sent, created = added["messages"], added["created"]
+    known = f", {sent - created} already stored" if sent > created else ""
+    return f"stored {counted(sent, 'message')} of {conversation_id!r} ({created} new{known})"
 
 
 COMMANDS: dict[str, Callable[..., None]] = {

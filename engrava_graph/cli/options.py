@@ -5,7 +5,8 @@ typer.Option(...)]`` with the field's default as the option's default). A comman
 bundle as one typed parameter (``neo4j: Neo4jOptions``) and :func:`with_options` spreads the
 bundle's fields into the command's options, so ``--uri``/``--user``/``--password``/``--database``
 read the same on every command that talks to Neo4j, and ``--host``/``--port``/``--env-file``/
-``--insecure-dev`` on both servers (``serve``, ``mcp``).
+``--insecure-dev`` on both servers (``serve``, ``mcp``). Single options several commands take
+(:data:`Port`, :data:`TopK`) are declared here once as well.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ class Neo4jOptions:
 
 
 Port = Annotated[int, typer.Option(min=1, max=65535, help="The TCP port.")]
+TopK = Annotated[int, typer.Option(min=1, max=100, help="Results returned.")]
+"""``--top-k`` of every command that retrieves (``retrieve``, ``explain``, ``cypher profile``):
+the range the retrieval request takes, checked before anything connects."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ its JSON output escapes them as JSON does.
 
 from __future__ import annotations
 
+import inspect
+
 # Unicode's control characters (category Cc): C0, DEL and C1; and the bidirectional embeddings,
 # overrides and isolates (U+202A-U+202E, U+2066-U+2069), which reorder what follows them on the
 # line ("Trojan Source", CVE-2021-42574), so a memory could make its neighbours read otherwise.
@@ -41,3 +43,19 @@ def counted(count: int, noun: str) -> str:
         ('1 edge', '2 thoughts', '0 messages')
     """
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def flowing(doc: str) -> str:
+    """A command's docstring as its help text: each paragraph on one line, for the terminal to
+    wrap. Typer keeps the line breaks of the paragraphs after the first (and of the first in
+    the command list), so a docstring wrapped at 100 columns printed ragged on a narrower
+    terminal.
+
+    Examples:
+        >>> flowing('''Do it.
+        ...
+        ...     Refused when
+        ...     it is done.''')
+        'Do it.\\n\\nRefused when it is done.'
+    """
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))

@@ -8,11 +8,14 @@ status and machine code in ``engrava_graph/model/error_codes.py``.
 
 from __future__ import annotations
 
+import collections.abc
+import difflib
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+import types
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Union, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 _BOUND_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
 
@@ -41,6 +44,75 @@ def validation_message(error: Mapping[str, Any]) -> str:
     if error.get("type") in _BOUND_ERRORS and not _finite(error.get("input")):
         return f"Input should be a finite number, not {error.get('input')}"
     return str(error.get("msg", "invalid")).removeprefix("Value error, ")
+
+
+_SEQUENCES = (list, tuple, set, frozenset, collections.abc.Sequence)
+_MAPPINGS = (dict, collections.abc.Mapping)
+
+
+def fields_at(annotation: Any, path: Sequence[str | int] = ()) -> list[str] | None:
+    """The field names (aliases where set) of the model found at ``path`` in a value of type
+    ``annotation``, sorted; None when no model is there. ``path`` is a pydantic ``loc`` without
+    its last part: field names, list indices, dict keys.
+
+    Examples:
+        >>> from engrava_graph.wire import BulkThoughts
+        >>> fields_at(BulkThoughts), fields_at(BulkThoughts, ("thoughts", 3))[:2]
+        (['embeddings', 'thoughts'], ['access_count', 'archived_at'])
+        >>> fields_at(BulkThoughts, ("thoughts",)) is None  # a list, not a model
+        True
+    """
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return fields_at(get_args(annotation)[0], path)
+    if origin in (Union, types.UnionType):
+        arms = (arm for arm in get_args(annotation) if arm is not type(None))
+        return next((f for arm in arms if (f := fields_at(arm, path)) is not None), None)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        fields = annotation.model_fields
+        if not path:
+            return sorted(field.alias or name for name, field in fields.items())
+        named = {field.alias or name: field for name, field in fields.items()}
+        field = named.get(str(path[0]))
+        return None if field is None else fields_at(field.annotation, path[1:])
+    args = get_args(annotation)
+    if path and origin in _SEQUENCES and args:
+        return fields_at(args[0], path[1:])
+    if path and origin in _MAPPINGS and len(args) == 2:
+        return fields_at(args[1], path[1:])
+    return None
+
+
+def unknown_name_message(name: str, known: Iterable[str], *, kind: str, owner: str = "it") -> str:
+    """Why ``name`` is refused where only ``known`` are taken, with the closest known name
+    when one is close (a typo), e.g. ``"unknown field (did you mean 'source'?); it takes
+    content, essence, source"``.
+
+    Args:
+        name: the name given.
+        known: the names taken there.
+        kind: what the names are (``"field"``, ``"argument"``, ``"query parameter"``).
+        owner: who takes them (``"it"``, a tool's name).
+    """
+    names = sorted(known)
+    close = difflib.get_close_matches(name, names, n=1)
+    guess = f" (did you mean {close[0]!r}?)" if close else ""
+    takes = f"{owner} takes {', '.join(names)}" if names else f"{owner} takes no {kind}s"
+    return f"unknown {kind}{guess}; {takes}"
+
+
+def unknown_field_problem(
+    model: Any, loc: Sequence[str | int], *, kind: str = "field", owner: str = "it"
+) -> str | None:
+    """The message for pydantic's ``extra_forbidden`` error at ``loc`` in ``model`` (the
+    name refused, :func:`unknown_name_message` with the fields taken at its place); None when
+    no model is there to tell them."""
+    if not loc:
+        return None
+    known = fields_at(model, loc[:-1])
+    if known is None:
+        return None
+    return unknown_name_message(str(loc[-1]), known, kind=kind, owner=owner)
 
 
 class EngravaGraphError(Exception):

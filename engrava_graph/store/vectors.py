@@ -68,22 +68,34 @@ class VectorsMixin(StoreBase):
                 f"one embedding (or null) per thought: expected {len(thoughts)}, got {len(given)}",
             )
         return [
-            None if v is None else self._check_dims(v, f"embeddings.{i}")
+            None
+            if v is None
+            else self._check_dims(
+                v, f"embeddings.{i}", f"embedding {i} of {len(given)} (counted from 0)"
+            )
             for i, v in enumerate(given)
         ]
 
-    def _check_dims(self, vector: Sequence[float], field: str = "embedding") -> list[float]:
+    def _check_dims(
+        self, vector: Sequence[float], field: str = "embedding", which: str = "the embedding"
+    ) -> list[float]:
         """``vector`` as floats, if it has the store's length, finite items and a usable norm
         (:func:`~engrava_graph.embeddings.base.norm_problem`); else ValidationFailedError naming
-        ``field``."""
+        ``field``, whose message says what is wrong with ``which`` (a bulk call's position,
+        ``"embedding 3 of 5 (counted from 0)"``)."""
         values = [float(x) for x in vector]
-        if len(values) != self.vector_dimensions or not np.isfinite(values).all():
+        if len(values) != self.vector_dimensions:
             problem = (
-                f"an embedding must be {self.vector_dimensions} finite floats, got "
-                f"{len(values)} values"
+                f"{which} has {len(values)} dimensions; the index expects {self.vector_dimensions}"
+            )
+        elif not np.isfinite(values).all():
+            position = int(np.flatnonzero(~np.isfinite(values))[0])
+            problem = (
+                f"{which} holds {values[position]} at position {position}; every value must be "
+                f"a finite float"
             )
         elif norm_problem(values) is not None:
-            problem = NORM_RULE
+            problem = f"{which}: {NORM_RULE}"
         else:
             return values
         raise ValidationFailedError.of_field(field, problem)

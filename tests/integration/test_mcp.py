@@ -224,13 +224,20 @@ async def exercise_every_tool(client: Client, namespace: str) -> None:
     # An argument a tool does not name is refused, and every schema says so (a misspelled
     # top_k was dropped silently and the call ran on the default).
     assert all(schema["additionalProperties"] is False for schema in listed.values()), listed
-    for tool, arguments in (
-        ("retrieve", {"query": "x", "topk": 3}),
-        ("store_thought", {"essence": "x", "bogus_field": 1}),
-    ):
-        said = await error_text(client, tool, namespace=namespace, **arguments)
-        assert "Extra inputs are not permitted" in said, said
-        assert next(iter(set(arguments) - {"query", "essence"})) in said, said
+    typo = await error_text(client, "retrieve", query="x", topk=3, namespace=namespace)
+    assert typo == (
+        "validation_failed: topk: unknown argument (did you mean 'top_k'?); retrieve takes "
+        "metadata_filter, min_confidence, namespace, now, query, top_k"
+    ), typo
+    bogus = await error_text(client, "store_thought", essence="x", bogus_field=1)
+    assert bogus.startswith("validation_failed: bogus_field: unknown argument; store_thought "), (
+        bogus
+    )
+    # Refused arguments read as one line naming each, never pydantic's text with its link.
+    too_many = await error_text(client, "retrieve", query="x", top_k=500, namespace=namespace)
+    assert too_many == "validation_failed: top_k: Input should be less than or equal to 100"
+    for said in (typo, bogus, too_many):
+        assert "errors.pydantic.dev" not in said and "\n" not in said, said
     unaddressable = await error_text(
         client, "store_thought", essence="x", thought_id="notes/today", namespace=namespace
     )

@@ -323,9 +323,12 @@ def test_add_messages_from_a_json_file(cli: Any, tmp_path: Path) -> None:
             }
         )
     )
-    first = _json(cli("add-messages", str(chat), "--json"))
-    assert (first["messages"], first["created"]) == (2, 2)
-    assert _json(cli("add-messages", str(chat), "--json"))["created"] == 0
+    first = cli("add-messages", str(chat)).stdout
+    assert first == "stored 2 messages of 'standup' (2 new)\n", first
+    again = _json(cli("add-messages", str(chat), "--json"))
+    assert (again["messages"], again["created"]) == (2, 0)
+    said = cli("add-messages", str(chat)).stdout
+    assert said == "stored 2 messages of 'standup' (0 new, 2 already stored)\n", said
     assert (
         "Alice: The billing deploy is on Friday"
         in cli("retrieve", "when is the deploy?", "--now", NOW).stdout

@@ -185,6 +185,29 @@ async def test_a_vector_without_a_usable_norm_is_refused_and_nothing_written(sto
     assert len((await store.retrieve("zero vectors")).results) == 1
 
 
+async def test_a_bulk_embedding_of_the_wrong_size_names_its_position(store):
+    """The library's own message says which vector of the batch is wrong and how (the REST
+    service also names it by ``field``); a single thought's says the same of its one."""
+    dims = store.vector_dimensions
+    good = [1.0] * dims
+    given = [good, None, good, [1.0] * 12, good]
+    with pytest.raises(ValidationFailedError) as bulk:
+        await store.bulk_store([thought(f"t{i}") for i in range(5)], embeddings=given)
+    assert (
+        str(bulk.value)
+        == f"embedding 3 of 5 (counted from 0) has 12 dimensions; the index expects {dims}"
+    )
+    assert bulk.value.errors[0]["loc"] == ("embeddings.3",)
+    with pytest.raises(ValidationFailedError, match="^the embedding has 2 dimensions; the index"):
+        await store.create_thought(thought("one"), embedding=[1.0, 2.0])
+    nan = [*good[:-1], float("nan")]
+    with pytest.raises(
+        ValidationFailedError, match=f"embedding 0 of 1 .* holds nan at position {dims - 1}"
+    ):
+        await store.bulk_store([thought("nan")], embeddings=[nan])
+    assert await store.count_thoughts() == 0
+
+
 async def test_list_and_count_filters(store):
     now = datetime.now(UTC)
     await store.bulk_store(

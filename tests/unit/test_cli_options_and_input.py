@@ -97,6 +97,56 @@ def test_every_neo4j_command_takes_the_connection_flags(command: str) -> None:
         assert flag in result.output, (command, flag)
 
 
+def _option_line(command: list[str], option: str) -> str:
+    shown = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"}).output
+    return next(
+        line.strip("│ ") for line in shown.splitlines() if line.strip("│ ").startswith(option)
+    )
+
+
+def test_every_retrieving_command_reads_top_k_the_same() -> None:
+    """``--top-k`` is one option (:data:`~engrava_graph.cli.options.TopK`): the same help and
+    range on each command that retrieves, and out of range it is refused before any
+    connection (the URI below answers nothing)."""
+    commands = (["retrieve"], ["explain"], ["cypher", "profile"])
+    lines = {" ".join(_option_line(command, "--top-k").split()) for command in commands}
+    assert lines == {"--top-k <int range> [1<=x<=100] Results returned. [default: 10]"}, lines
+    for command in commands:
+        with pytest.raises(SystemExit) as exited:
+            app([*command, "q", "--top-k", "101", "--uri", "bolt://127.0.0.1:1"])
+        assert exited.value.code == 2
+
+
+def _commands(group: object, path: tuple[str, ...] = ()) -> list[tuple[str, object]]:
+    subs = getattr(group, "commands", {})
+    return [(" ".join(path), group)] + [
+        found for name, sub in subs.items() for found in _commands(sub, (*path, name))
+    ]
+
+
+def test_every_command_help_flows_to_the_terminal() -> None:
+    """Each paragraph of a command's help is one line for the terminal to wrap: Typer keeps
+    the line breaks of a docstring's later paragraphs (and of the summary in the command
+    list), so a docstring wrapped at 100 columns printed ragged (``list``'s broke after
+    "are")."""
+    ragged = [
+        name
+        for name, command in _commands(typer.main.get_command(app))
+        if any("\n" in p for p in (getattr(command, "help", None) or "").split("\n\n"))
+    ]
+    assert not ragged, ragged
+
+
+def test_list_help_reads_evenly() -> None:
+    """``list --help`` on an 80-column terminal: ``--type`` has a short metavar, so its choices
+    (listed in its help) are not cut mid-word, and every option's help is a sentence."""
+    shown = CliRunner().invoke(app, ["list", "--help"], env={"COLUMNS": "80"}).output
+    assert "<type>" in shown, shown
+    flat = " ".join(shown.replace("│", " ").split())
+    assert "Only thoughts of this type: TASK, OBSERVATION, BELIEF, REFLECTION," in flat, flat
+    assert "The most thoughts listed. [default: 50]" in flat, flat
+
+
 def test_the_connection_flags_name_the_server() -> None:
     info = Neo4jOptions(uri="bolt://db:7687", user="u", password="p", database="d").connection()
     assert (info.uri, info.user, info.password, info.database) == ("bolt://db:7687", "u", "p", "d")

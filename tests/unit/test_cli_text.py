@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engrava_graph.cli.errors import describe
-from engrava_graph.cli.memory import table_lines
-from engrava_graph.cli.text import counted, shown
+from engrava_graph.cli.memory import added_line, table_lines
+from engrava_graph.cli.text import counted, flowing, shown
 from engrava_graph.model.errors import ValidationFailedError
 
 
@@ -24,6 +24,29 @@ def test_bidirectional_overrides_are_shown_escaped() -> None:
     assert not any(c in out for c in bidi)
     assert shown("x\u202ey") == "x\\u202ey"
     assert shown("שלום, مرحبا") == "שלום, مرحبا"  # right-to-left text itself is untouched
+
+
+def test_add_messages_says_how_many_are_new_and_how_many_were_stored() -> None:
+    """The counts ``--json`` and the REST service give (``messages``, ``created``), in words."""
+    assert added_line("c1", {"messages": 3, "created": 3}) == "stored 3 messages of 'c1' (3 new)"
+    assert (
+        added_line("c1", {"messages": 1, "created": 0})
+        == "stored 1 message of 'c1' (0 new, 1 already stored)"
+    )
+    assert (
+        added_line("c1", {"messages": 5, "created": 2})
+        == "stored 5 messages of 'c1' (2 new, 3 already stored)"
+    )
+
+
+def test_a_docstring_flows_into_one_line_per_paragraph() -> None:
+    doc = """Do it.
+
+        Refused when
+        it is done;   say so.
+
+        Last."""
+    assert flowing(doc) == "Do it.\n\nRefused when it is done; say so.\n\nLast."
 
 
 def test_counts_are_singular_for_one() -> None:

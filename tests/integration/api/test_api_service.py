@@ -143,12 +143,73 @@ def test_bad_bodies_name_the_body_and_say_what_to_send(api: Api) -> None:
     assert malformed.json()["message"].startswith("body: malformed JSON at character 16")
     untyped = api.post("/v1/thoughts", content=b'{"essence": "x"}')
     assert untyped.status_code == 422 and untyped.json()["field"] == "body"
-    assert "Content-Type: application/json" in untyped.json()["message"]
+    assert untyped.json()["message"] == (
+        "body: sent without Content-Type, so not read as JSON; send a JSON object with "
+        "Content-Type: application/json"
+    )
+    text = api.post(
+        "/v1/thoughts", content=b'{"essence": "x"}', headers={"Content-Type": "text/plain"}
+    )
+    assert text.json()["message"] == (
+        "body: sent as text/plain, so not read as JSON; send a JSON object with "
+        "Content-Type: application/json"
+    )
+    # The header is right: the hint is about the body only.
+    for content, kind in ((b"[1, 2]", "an array"), (b'"x"', "a string"), (b"3", "a number")):
+        typed = api.post(
+            "/v1/thoughts",
+            content=content,
+            headers={"Content-Type": "application/json; charset=utf-8"},
+        )
+        assert typed.status_code == 422 and typed.json()["field"] == "body", typed.text
+        assert typed.json()["message"] == f"body: {kind}, not a JSON object; send a JSON object"
     empty = api.post("/v1/thoughts", content=b"", headers={"Content-Type": "application/json"})
     assert empty.status_code == 422 and empty.json()["field"] == "body", empty.text
-    assert empty.json()["message"] == (
+    assert empty.json()["message"] == "body: the request has none; send a JSON object"
+    bare = api.post("/v1/thoughts", content=b"")
+    assert bare.json()["message"] == (
         "body: the request has none; send a JSON object with Content-Type: application/json"
     )
+
+
+def test_an_unknown_body_field_is_named_with_the_fields_taken_there(api: Api) -> None:
+    """The 422 names the unknown field, the closest field when it looks like a typo, and every
+    field the body (or the nested object) takes at that place."""
+    api.thought("the namespace exists")
+    typo = api.post("/v1/retrieve", json={"query": "x", "topk": 3})
+    assert typo.status_code == 422 and typo.json()["field"] == "topk", typo.text
+    message = typo.json()["message"]
+    assert message.startswith("topk: unknown field (did you mean 'top_k'?); it takes "), message
+    assert "query, recency_now, spread_depth, temporal_weight, top_k" in message, message
+    assert "errors.pydantic.dev" not in message
+    one = {"thought_type": "NOTE", "essence": "x", "content": "x", "bogus": 1}
+    nested = api.post("/v1/thoughts:bulk", json={"thoughts": [one]})
+    assert nested.json()["field"] == "thoughts.0.bogus", nested.text
+    said = nested.json()["message"]
+    assert said.startswith("thoughts.0.bogus: unknown field; it takes access_count, "), said
+    assert "essence" in said and "deduplicate" not in said, said  # a record's, not a create's
+    patch = api.patch("/v1/thoughts/any", json={"essenc": "y"})
+    assert patch.json()["message"].startswith("essenc: unknown field (did you mean 'essence'?)")
+
+
+def test_a_missing_thought_or_edge_names_its_path_parameter(api: Api) -> None:
+    """``thought_not_found`` and ``edge_not_found`` name the path parameter in ``field``, as
+    ``job_not_found`` does."""
+    api.thought("the namespace exists")
+    for method, path, field in (
+        ("GET", "/v1/thoughts/nope", "thought_id"),
+        ("PATCH", "/v1/thoughts/nope", "thought_id"),
+        ("DELETE", "/v1/thoughts/nope", "thought_id"),
+        ("POST", "/v1/thoughts/nope/restore", "thought_id"),
+        ("GET", "/v1/thoughts/nope/edges", "thought_id"),
+        ("GET", "/v1/edges/nope", "edge_id"),
+        ("DELETE", "/v1/edges/nope", "edge_id"),
+        ("GET", "/v1/dream/nope", "job_id"),
+    ):
+        body = {"json": {"essence": "y"}} if method == "PATCH" else {}
+        answer = api.request(method, path, **body)
+        assert answer.status_code == 404, (path, answer.text)
+        assert answer.json()["field"] == field, (path, answer.json())
 
 
 def test_library_validation_failures_name_the_field_briefly(api: Api) -> None:
