@@ -4,9 +4,9 @@ FastAPI ignores a query parameter no endpoint declares, so ``GET /v1/thoughts?th
 (a typo of ``thought_type``) would answer the unfiltered list as if the filter had held. Request
 bodies already refuse unknown fields; :func:`check_query_params`, called by every ``/v1`` route's
 access dependency once the caller is authorised, does the same for query strings: 422
-``invalid_request`` naming the parameter and the ones the endpoint takes. Every parameter is a
-single value, and FastAPI keeps the last of a repeated one (``?limit=1&limit=2`` lists 2), so a
-repeated parameter is refused too. Probes (``/healthz``, ``/readyz``) are not checked.
+``invalid_request`` naming the parameter, the closest declared one (a typo) and the ones the
+endpoint takes. Every parameter is a single value, and FastAPI keeps the last of a repeated one
+(``?limit=1&limit=2`` lists 2), so a repeated parameter is refused too. Probes (``/healthz``, ``/readyz``) are not checked.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from fastapi import Request
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
+
+from engrava_graph.model.errors import unknown_name_message
 
 
 def declared_query_params(route: APIRoute) -> frozenset[str]:
@@ -44,15 +46,12 @@ def check_query_params(request: Request) -> None:
     if not unknown:
         _refuse_repeated(request)
         return
-    takes = (
-        f"it takes {', '.join(sorted(declared))}" if declared else "it takes no query parameters"
-    )
     raise RequestValidationError(
         [
             {
                 "type": "extra_forbidden",
                 "loc": ("query", name),
-                "msg": f"unknown query parameter; {takes}",
+                "msg": unknown_name_message(name, declared, kind="query parameter"),
                 "input": request.query_params.get(name),
             }
             for name in unknown  # each name once: a repeated parameter is one key
