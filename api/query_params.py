@@ -6,7 +6,8 @@ bodies already refuse unknown fields; :func:`check_query_params`, called by ever
 access dependency once the caller is authorised, does the same for query strings: 422
 ``invalid_request`` naming the parameter, the closest declared one (a typo) and the ones the
 endpoint takes. Every parameter is a single value, and FastAPI keeps the last of a repeated one
-(``?limit=1&limit=2`` lists 2), so a repeated parameter is refused too. Probes (``/healthz``, ``/readyz``) are not checked.
+(``?limit=1&limit=2`` lists 2), so a repeated parameter is refused too. Probes (``/healthz``,
+``/readyz``) are not checked.
 """
 
 from __future__ import annotations
